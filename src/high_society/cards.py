@@ -1,0 +1,210 @@
+"""Money cards, status cards and the game's parameters.
+
+Money cards are plain ``int`` values: within one hand the values are distinct (R1), so a
+value names a card. Status cards are the members of :class:`StatusCard`; their values are
+the names used in recorded games (``"luxury-7"``, ``"prestige"``, ``"faux-pas"`` ...).
+"""
+
+import enum
+from collections import Counter
+from collections.abc import Iterable
+
+import attrs
+
+from high_society.errors import InvalidConfigError
+
+__all__ = [
+    "DARK_GREEN",
+    "DISGRACE",
+    "LUXURY",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "STANDARD",
+    "STANDARD_DECK",
+    "STANDARD_MONEY",
+    "CardKind",
+    "GameConfig",
+    "StatusCard",
+    "sort_cards",
+]
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 5
+
+#: R1: every player's eleven money cards, 106 in all.
+STANDARD_MONEY: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
+
+
+class CardKind(enum.Enum):
+    """What kind of status card a card is; it decides how its auction runs."""
+
+    LUXURY = "luxury"
+    PRESTIGE = "prestige"
+    DISGRACE = "disgrace"
+
+
+class StatusCard(enum.Enum):
+    """One status card. The value is the card's name in recorded games.
+
+    >>> StatusCard("luxury-7").luxury_value
+    7
+    >>> StatusCard.SCANDALE.is_dark_green, StatusCard.SCANDALE.is_disgrace
+    (True, True)
+    """
+
+    LUXURY_1 = "luxury-1"
+    LUXURY_2 = "luxury-2"
+    LUXURY_3 = "luxury-3"
+    LUXURY_4 = "luxury-4"
+    LUXURY_5 = "luxury-5"
+    LUXURY_6 = "luxury-6"
+    LUXURY_7 = "luxury-7"
+    LUXURY_8 = "luxury-8"
+    LUXURY_9 = "luxury-9"
+    LUXURY_10 = "luxury-10"
+    PRESTIGE = "prestige"
+    FAUX_PAS = "faux-pas"
+    PASSE = "passe"
+    SCANDALE = "scandale"
+
+    @property
+    def kind(self) -> CardKind:
+        """Luxury, prestige or disgrace (Scandale is a disgrace card)."""
+        return _KIND[self]
+
+    @property
+    def luxury_value(self) -> int:
+        """The face value of a luxury card (1 to 10); 0 for any other card."""
+        return _LUXURY_VALUE.get(self, 0)
+
+    @property
+    def is_luxury(self) -> bool:
+        """True for the ten luxury cards."""
+        return self in LUXURY
+
+    @property
+    def is_disgrace(self) -> bool:
+        """True for Faux Pas, Passé and Scandale: their auctions end at the first pass (R7)."""
+        return self in DISGRACE
+
+    @property
+    def is_dark_green(self) -> bool:
+        """True for the prestige cards and Scandale, which count towards the end (R2, R9)."""
+        return self in DARK_GREEN
+
+    @property
+    def label(self) -> str:
+        """A short name for people: ``"Luxury 7"``, ``"Prestige"``, ``"Faux Pas"`` ..."""
+        return _LABEL[self]
+
+    @classmethod
+    def luxury(cls, value: int) -> "StatusCard":
+        """The luxury card worth ``value`` (1 to 10).
+
+        >>> StatusCard.luxury(10)
+        <StatusCard.LUXURY_10: 'luxury-10'>
+
+        Raises:
+            ValueError: ``value`` is not a luxury value.
+        """
+        return cls(f"luxury-{value}")
+
+
+LUXURY: frozenset[StatusCard] = frozenset(c for c in StatusCard if c.value.startswith("luxury-"))
+DISGRACE: frozenset[StatusCard] = frozenset(
+    {StatusCard.FAUX_PAS, StatusCard.PASSE, StatusCard.SCANDALE}
+)
+#: R2: the three prestige cards and Scandale.
+DARK_GREEN: frozenset[StatusCard] = frozenset({StatusCard.PRESTIGE, StatusCard.SCANDALE})
+
+_LUXURY_VALUE = {c: int(c.value.removeprefix("luxury-")) for c in LUXURY}
+_KIND = {
+    c: CardKind.LUXURY if c in LUXURY else CardKind.DISGRACE if c in DISGRACE else CardKind.PRESTIGE
+    for c in StatusCard
+}
+_LABEL = {
+    **{c: f"Luxury {v}" for c, v in _LUXURY_VALUE.items()},
+    StatusCard.PRESTIGE: "Prestige",
+    StatusCard.FAUX_PAS: "Faux Pas",
+    StatusCard.PASSE: "Passé",
+    StatusCard.SCANDALE: "Scandale",
+}
+_ORDER = {c: i for i, c in enumerate(StatusCard)}
+
+
+def sort_cards(cards: Iterable[StatusCard]) -> tuple[StatusCard, ...]:
+    """The cards in canonical order (luxury 1 to 10, prestige, Faux Pas, Passé, Scandale).
+
+    A multiset of cards has exactly one canonical tuple, so states that hold the same cards
+    compare and hash equal whatever order the cards arrived in.
+    """
+    return tuple(sorted(cards, key=_ORDER.__getitem__))
+
+
+#: R2: luxury 1 to 10, three prestige cards, Faux Pas, Passé and Scandale.
+STANDARD_DECK: tuple[StatusCard, ...] = sort_cards(
+    [*LUXURY, StatusCard.PRESTIGE, StatusCard.PRESTIGE, StatusCard.PRESTIGE, *DISGRACE]
+)
+
+
+def _check_money(money: tuple[int, ...]) -> None:
+    if type(money) is not tuple or not money:
+        raise InvalidConfigError("money must be a non-empty tuple of card values")
+    for value in money:
+        if type(value) is not int or value <= 0:
+            raise InvalidConfigError(f"money card {value!r} is not a positive int")
+    if len(set(money)) != len(money):
+        raise InvalidConfigError(f"money values must be distinct (R1), got {money}")
+    if list(money) != sorted(money):
+        raise InvalidConfigError(f"money values must be in ascending order, got {money}")
+
+
+def _check_deck(deck: tuple[StatusCard, ...]) -> None:
+    if type(deck) is not tuple or not all(isinstance(c, StatusCard) for c in deck):
+        raise InvalidConfigError("deck must be a tuple of StatusCard")
+    if deck != sort_cards(deck):
+        raise InvalidConfigError("deck must be in canonical order: build it with sort_cards()")
+    counts = Counter(deck)
+    repeated = sorted(c.value for c, n in counts.items() if n > 1 and c is not StatusCard.PRESTIGE)
+    if repeated:
+        raise InvalidConfigError(f"only prestige cards may repeat in a deck, not {repeated}")
+    if not any(c.is_dark_green for c in deck):
+        raise InvalidConfigError("the deck needs a dark-green card, or the game could not end")
+
+
+@attrs.frozen(cache_hash=True)
+class GameConfig:
+    """The game's parameters, with the standard game (R1, R2) as the default.
+
+    Reduced configurations (fewer money cards, a shorter deck) keep every rule and make the
+    game small enough to explore exhaustively. The game ends when the deck's last dark-green
+    card is revealed (R9): in the standard deck that is the fourth.
+
+    >>> GameConfig().total_money
+    106
+    >>> small = GameConfig(money=(1, 2, 4), deck=sort_cards([StatusCard.LUXURY_3,
+    ...     StatusCard.PRESTIGE, StatusCard.PASSE, StatusCard.SCANDALE]))
+    >>> small.total_money
+    7
+
+    Raises:
+        InvalidConfigError: the money values are not distinct positive ints in ascending
+            order, the deck is not in canonical order, a card other than prestige repeats,
+            or the deck holds no dark-green card.
+    """
+
+    money: tuple[int, ...] = STANDARD_MONEY
+    deck: tuple[StatusCard, ...] = STANDARD_DECK
+
+    def __attrs_post_init__(self) -> None:
+        _check_money(self.money)
+        _check_deck(self.deck)
+
+    @property
+    def total_money(self) -> int:
+        """What one player's money cards add up to (106 in the standard game)."""
+        return sum(self.money)
+
+
+#: The standard game: R1 money and the R2 deck.
+STANDARD = GameConfig()

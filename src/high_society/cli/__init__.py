@@ -1,0 +1,55 @@
+"""The ``high-society`` command line.
+
+Each subcommand lives in a module of this package that provides ``register(subparsers)``;
+the registered handler returns the exit code. No traceback reaches the user: the library's
+own errors and OS errors become one line on standard error and exit code 1.
+"""
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from high_society._version import __version__
+from high_society.cli import demo
+from high_society.errors import HighSocietyError
+
+__all__ = ["main"]
+
+_SUBCOMMANDS = (demo,)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser for every subcommand."""
+    parser = argparse.ArgumentParser(
+        prog="high-society",
+        description="Reiner Knizia's High Society: play, check and study games.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in _SUBCOMMANDS:
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code.
+
+    Wrong usage exits with code 2 (argparse's convention).
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:
+        return exit_.code if isinstance(exit_.code, int) else 2
+    try:
+        code: int = args.handler(args)
+    except HighSocietyError as error:
+        print(f"high-society: {error}", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"high-society: {error.strerror or error}: {error.filename or ''}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("high-society: interrupted", file=sys.stderr)
+        return 130
+    return code

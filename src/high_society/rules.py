@@ -1,0 +1,557 @@
+"""The reducer and the questions a client asks of a state.
+
+``apply(state, action) -> state`` is the centre: it never changes its input, and it raises
+:class:`~high_society.IllegalActionError` on anything that is not legal. Everything else
+here answers a question about one state: who acts (:func:`to_act`), what they may do
+(:func:`legal_actions`, :func:`is_legal`, :func:`why_illegal`, :func:`min_bid_total`) and
+what chance may reveal (:func:`chance_outcomes`).
+"""
+
+import enum
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+from typing import Final, assert_never, overload
+
+from high_society.actions import Action, Bid, Discard, Pass, Reveal
+from high_society.bidtable import BidTable, bid_table
+from high_society.cards import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    STANDARD,
+    GameConfig,
+    StatusCard,
+    sort_cards,
+)
+from high_society.errors import IllegalActionError, InvalidConfigError, Reason
+from high_society.state import GameState, Phase, PlayerState
+
+__all__ = [
+    "CHANCE",
+    "Chance",
+    "LegalActions",
+    "apply",
+    "chance_outcomes",
+    "is_legal",
+    "legal_actions",
+    "min_bid_total",
+    "new_game",
+    "to_act",
+    "why_illegal",
+]
+
+_FAUX_PAS = StatusCard.FAUX_PAS
+_PRESTIGE = StatusCard.PRESTIGE
+_SCANDALE = StatusCard.SCANDALE
+_REVEAL = Phase.REVEAL
+_AUCTION = Phase.AUCTION
+_DISCARD = Phase.DISCARD
+_OVER = Phase.OVER
+
+
+class Chance(enum.Enum):
+    """The type of :data:`CHANCE`, the actor that reveals status cards (R4)."""
+
+    CHANCE = "chance"
+
+
+#: Returned by :func:`to_act` when a status card must be revealed.
+CHANCE: Final = Chance.CHANCE
+
+
+def new_game(players: int, config: GameConfig = STANDARD) -> GameState:
+    """The state before the first reveal: every seat holds all its money, seat 0 starts (R3).
+
+    >>> state = new_game(4)
+    >>> state.num_players, sorted(state.players[0].hand) == list(STANDARD.money)
+    (4, True)
+    >>> to_act(state)
+    <Chance.CHANCE: 'chance'>
+
+    Raises:
+        InvalidConfigError: ``players`` is not an int from 3 to 5 (R3).
+    """
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidConfigError(
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r} (R3)"
+        )
+    seat = PlayerState(hand=frozenset(config.money))
+    return GameState(config=config, players=(seat,) * players, deck=config.deck)
+
+
+def to_act(state: GameState) -> int | Chance | None:
+    """Who acts next: a seat, :data:`CHANCE` when a card must be revealed, ``None`` at the end.
+
+    >>> state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
+    >>> to_act(state)
+    0
+    """
+    phase = state.phase
+    if phase is _AUCTION or phase is _DISCARD:
+        return state.turn
+    if phase is _REVEAL:
+        return CHANCE
+    return None
+
+
+def min_bid_total(state: GameState) -> int | None:
+    """The lowest face-up total that a bid must reach now (R5), or ``None`` outside an auction.
+
+    A bid is legal when the bidder's face-up cards plus the cards added reach this total.
+
+    >>> min_bid_total(apply(new_game(3), Reveal(StatusCard.PASSE)))
+    1
+    """
+    if state.phase is not _AUCTION:
+        return None
+    return state.highest_bid + 1
+
+
+def chance_outcomes(state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
+    """The cards chance may reveal, each with its probability (cards left are equally likely).
+
+    Empty unless a reveal is due. The three prestige cards are one outcome of weight 3/n.
+
+    >>> outcomes = chance_outcomes(new_game(3))
+    >>> len(outcomes), dict(outcomes)[Reveal(StatusCard.PRESTIGE)]
+    (14, Fraction(3, 16))
+    """
+    if state.phase is not _REVEAL:
+        return ()
+    deck = state.deck
+    n = len(deck)
+    return tuple((Reveal(card), Fraction(deck.count(card), n)) for card in _distinct(deck))
+
+
+def _distinct(cards: tuple[StatusCard, ...]) -> tuple[StatusCard, ...]:
+    return tuple(dict.fromkeys(cards))
+
+
+class LegalActions(Sequence[Action]):
+    """Every legal action in one state, as a lazy, read-only sequence.
+
+    Nothing is built until asked for: ``len``, ``in``, indexing and iteration are cheap
+    even when a full hand gives 2,047 legal bids. The order is deterministic: in an
+    auction ``Pass`` first, then the bids by the total they add, lowest first (ties by
+    their cards in ascending order); in a discard the luxury cards lowest first; for a
+    reveal, the distinct cards of the deck in canonical order. Empty once the game is over.
+
+    ``action in legal`` agrees with :func:`is_legal` for any object.
+
+    >>> state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
+    >>> legal = legal_actions(state)
+    >>> len(legal), legal[0], legal[1], legal.min_total
+    (2048, Pass(seat=0), Bid(seat=0, cards=frozenset({1})), 1)
+    """
+
+    __slots__ = ("_fixed", "_nfixed", "_seat", "_start", "_state", "_table", "min_total")
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        self._table: BidTable | None = None
+        self._start = 0
+        self._seat = state.turn
+        #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).
+        self.min_total: int | None = None
+        phase = state.phase
+        if phase is _AUCTION:
+            seat = state.turn
+            player = state.players[seat]
+            self._fixed: tuple[Action, ...] = (Pass(seat),)
+            self._table = bid_table(player.hand)
+            highest = state.highest_bid
+            self.min_total = highest + 1
+            self._start = bisect_right(self._table.totals, highest - sum(player.table))
+        elif phase is _REVEAL:
+            self._fixed = tuple(Reveal(card) for card in _distinct(state.deck))
+        elif phase is _DISCARD:
+            owner = state.players[state.turn]
+            self._fixed = tuple(Discard(state.turn, card) for card in owner.luxury_cards)
+        else:
+            self._fixed = ()
+        self._nfixed = len(self._fixed)
+
+    def __len__(self) -> int:
+        table = self._table
+        if table is None:
+            return self._nfixed
+        return self._nfixed + len(table.totals) - self._start
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("legal action index out of range")
+        if index < self._nfixed:
+            return self._fixed[index]
+        assert self._table is not None
+        return Bid(self._seat, self._table.cards_at(self._start + index - self._nfixed))
+
+    def __iter__(self) -> Iterator[Action]:
+        yield from self._fixed
+        table = self._table
+        if table is not None:
+            seat = self._seat
+            for i in range(self._start, len(table.totals)):
+                yield Bid(seat, table.cards_at(i))
+
+    def __contains__(self, action: object) -> bool:
+        return _check(self._state, action) is None
+
+    def bids(self) -> Sequence[Action]:
+        """The bids alone (no ``Pass``), in the same order."""
+        return self[self._nfixed :] if self._table is not None else []
+
+    def __repr__(self) -> str:
+        return f"<LegalActions: {len(self)} actions>"
+
+
+def legal_actions(state: GameState) -> LegalActions:
+    """Every legal action now, as a lazy sequence (see :class:`LegalActions`).
+
+    >>> len(legal_actions(new_game(3)))  # 14 distinct cards may be revealed
+    14
+    """
+    return LegalActions(state)
+
+
+def is_legal(state: GameState, action: object) -> bool:
+    """Whether ``apply(state, action)`` would succeed. Accepts any object; never raises.
+
+    >>> is_legal(new_game(3), Reveal(StatusCard.PRESTIGE)), is_legal(new_game(3), "bid")
+    (True, False)
+    """
+    return _check(state, action) is None
+
+
+def why_illegal(state: GameState, action: object) -> IllegalActionError | None:
+    """The error ``apply(state, action)`` would raise, or ``None`` if the action is legal.
+
+    >>> why_illegal(new_game(3), Pass(5)).reason
+    <Reason.INVALID_SEAT: 'INVALID_SEAT'>
+    """
+    problem = _check(state, action)
+    if problem is None:
+        return None
+    reason, template, seats = problem
+    return IllegalActionError(reason, state, action, template, seats)
+
+
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action``. ``state`` itself is never changed.
+
+    >>> state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
+    >>> state = apply(state, Bid(0, frozenset({3})))
+    >>> state.players[0].table, to_act(state)
+    (frozenset({3}), 1)
+
+    Raises:
+        IllegalActionError: the action is not legal here; its ``reason`` says why.
+    """
+    problem = _check(state, action)
+    if problem is not None:
+        reason, template, seats = problem
+        raise IllegalActionError(reason, state, action, template, seats)
+    return _apply_legal(state, action)
+
+
+# --- Legality -------------------------------------------------------------------------------
+
+_Problem = tuple[Reason, str, tuple[int, ...]]
+
+
+def _esc(text: object) -> str:
+    """Text for a message template: seats are ``{0}``, ``{1}`` ..., so braces are doubled."""
+    return str(text).replace("{", "{{").replace("}", "}}")
+
+
+def _check(state: GameState, action: object) -> _Problem | None:
+    """The first reason ``action`` is illegal in ``state`` (see :class:`Reason`), or None."""
+    kind = type(action)
+    if kind is Bid or kind is Pass or kind is Discard:
+        assert isinstance(action, Bid | Pass | Discard)
+        return _check_player_action(state, action)
+    if kind is Reveal:
+        assert isinstance(action, Reveal)
+        return _check_reveal(state, action)
+    return (
+        Reason.NOT_AN_ACTION,
+        f"{_esc(repr(action))} is not an action: expected Reveal, Bid, Pass or Discard",
+        (),
+    )
+
+
+def _check_reveal(state: GameState, action: Reveal) -> _Problem | None:
+    card: object = action.card  # actions are built unchecked: the type is not yet known
+    if not isinstance(card, StatusCard):
+        return (Reason.INVALID_CARD, f"cannot reveal {_esc(repr(card))}: not a status card", ())
+    if state.phase is _OVER:
+        return (Reason.GAME_OVER, f"cannot reveal {card.label}: the game is over", ())
+    if state.phase is not _REVEAL:
+        return (
+            Reason.REVEAL_NOT_DUE,
+            f"cannot reveal {card.label}: {{0}} must act first",
+            (state.turn,),
+        )
+    if card not in state.deck:
+        return (
+            Reason.CARD_NOT_IN_DECK,
+            f"cannot reveal {card.label}: it is not in the deck",
+            (),
+        )
+    return None
+
+
+_VERB = {Bid: "bid", Pass: "pass", Discard: "discard"}
+
+
+def _check_player_action(state: GameState, action: Bid | Pass | Discard) -> _Problem | None:
+    seat = action.seat
+    verb = _VERB[type(action)]
+    n = len(state.players)
+    if type(seat) is not int or not 0 <= seat < n:
+        return (
+            Reason.INVALID_SEAT,
+            f"cannot {verb}: {_esc(repr(seat))} is not a seat (seats are 0 to {n - 1})",
+            (),
+        )
+    problem = _check_shape(state, action)
+    if problem is not None:
+        return problem
+    phase = state.phase
+    if phase is _OVER:
+        return (Reason.GAME_OVER, f"{{0}} cannot {verb}: the game is over", (seat,))
+    if phase is _REVEAL:
+        return (
+            Reason.REVEAL_DUE,
+            f"{{0}} cannot {verb}: a status card must be revealed first",
+            (seat,),
+        )
+    discarding = type(action) is Discard
+    if phase is _AUCTION:
+        if discarding:
+            return (
+                Reason.NO_DISCARD_DUE,
+                "{0} cannot discard: no Faux Pas discard is due",
+                (seat,),
+            )
+        if state.players[seat].passed:
+            return (
+                Reason.ALREADY_PASSED,
+                f"{{0}} cannot {verb}: they passed earlier in this auction",
+                (seat,),
+            )
+    if seat != state.turn:
+        return (
+            Reason.NOT_YOUR_TURN,
+            f"{{0}} cannot {verb}: it is {{1}}'s turn",
+            (seat, state.turn),
+        )
+    if phase is _DISCARD and not discarding:
+        return (
+            Reason.DISCARD_DUE,
+            f"{{0}} cannot {verb}: they must first discard a luxury card for Faux Pas",
+            (seat,),
+        )
+    if type(action) is Bid:
+        return _check_bid(state, action)
+    if type(action) is Discard and action.card not in state.players[seat].luxury_cards:
+        return (
+            Reason.NOT_A_LUXURY_YOU_OWN,
+            f"{{0}} cannot discard {action.card.label}: it is not a luxury card they own",
+            (seat,),
+        )
+    return None
+
+
+def _check_shape(state: GameState, action: Bid | Pass | Discard) -> _Problem | None:
+    """What is wrong with the action's cards whatever the state: types and known values."""
+    if type(action) is Discard:
+        card: object = action.card
+        if not isinstance(card, StatusCard):
+            return (
+                Reason.INVALID_CARD,
+                f"{{0}} cannot discard {_esc(repr(card))}: not a status card",
+                (action.seat,),
+            )
+    elif type(action) is Bid:
+        cards = action.cards
+        if type(cards) is not frozenset:
+            return (
+                Reason.INVALID_CARD,
+                f"{{0}} cannot bid {_esc(repr(cards))}: bid cards must be a frozenset of"
+                " money values",
+                (action.seat,),
+            )
+        money = state.config.money
+        for card in cards:
+            if type(card) is not int or card not in money:
+                return (
+                    Reason.INVALID_CARD,
+                    f"{{0}} cannot bid {_esc(repr(card))}: there is no such money card"
+                    f" (the money cards are {', '.join(map(str, money))})",
+                    (action.seat,),
+                )
+        if not cards:
+            return (
+                Reason.EMPTY_BID,
+                "{0} cannot bid nothing: a bid adds at least one card",
+                (action.seat,),
+            )
+    return None
+
+
+def _check_bid(state: GameState, action: Bid) -> _Problem | None:
+    seat = action.seat
+    cards = action.cards
+    player = state.players[seat]
+    shown = ", ".join(map(str, sorted(cards)))
+    if not cards.isdisjoint(player.table):
+        again = ", ".join(map(str, sorted(cards & player.table)))
+        return (
+            Reason.CARD_ALREADY_BID,
+            f"{{0}} cannot bid {again} again: already face up this round (a bid only adds cards)",
+            (seat,),
+        )
+    if not cards <= player.hand:
+        missing = ", ".join(map(str, sorted(cards - player.hand)))
+        return (
+            Reason.CARD_NOT_IN_HAND,
+            f"{{0}} cannot bid {missing}: not in their hand (spent earlier)",
+            (seat,),
+        )
+    new_total = sum(player.table) + sum(cards)
+    highest = state.highest_bid
+    if new_total <= highest:
+        raise_ = f" (adding {shown} to {sum(player.table)})" if player.table else ""
+        return (
+            Reason.BID_TOO_LOW,
+            f"{{0}} cannot bid {new_total}{raise_}: the highest bid is {highest}",
+            (seat,),
+        )
+    return None
+
+
+# --- Transitions ----------------------------------------------------------------------------
+
+
+def _apply_legal(state: GameState, action: Action) -> GameState:
+    match action:
+        case Reveal(card):
+            return _reveal(state, card)
+        case Bid(seat, cards):
+            return _bid(state, seat, cards)
+        case Pass(seat):
+            return _pass(state, seat)
+        case Discard(seat, card):
+            return _discard(state, seat, card)
+        case _:
+            assert_never(action)
+
+
+def _reveal(state: GameState, card: StatusCard) -> GameState:
+    deck = state.deck
+    i = deck.index(card)
+    deck = deck[:i] + deck[i + 1 :]
+    if (card is _PRESTIGE or card is _SCANDALE) and _PRESTIGE not in deck and _SCANDALE not in deck:
+        # R9: the last dark-green card ends the game at once and goes to nobody.
+        return GameState(
+            state.config, state.players, deck, _OVER, state.turn, None, state.removed, card
+        )
+    return GameState(state.config, state.players, deck, _AUCTION, state.turn, card)
+
+
+def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
+    players = state.players
+    p = players[seat]
+    bidder = PlayerState(p.hand - cards, p.table | cards, p.spent, False, p.status_cards)
+    players = (*players[:seat], bidder, *players[seat + 1 :])
+    n = len(players)
+    nxt = (seat + 1) % n
+    while players[nxt].passed:  # only a normal auction has passed players (R6)
+        nxt = (nxt + 1) % n
+    return GameState(state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed)
+
+
+def _pass(state: GameState, seat: int) -> GameState:
+    card = state.auction
+    assert card is not None
+    if card.is_disgrace:
+        return _end_disgrace_auction(state, seat, card)
+    players = state.players
+    p = players[seat]
+    passer = PlayerState(p.hand | p.table, frozenset(), p.spent, True, p.status_cards)
+    players = (*players[:seat], passer, *players[seat + 1 :])
+    active = [i for i, q in enumerate(players) if not q.passed]
+    if len(active) == 1:
+        return _end_normal_auction(state, players, active[0], card)
+    n = len(players)
+    nxt = (seat + 1) % n
+    while players[nxt].passed:
+        nxt = (nxt + 1) % n
+    return GameState(state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed)
+
+
+def _end_normal_auction(
+    state: GameState, players: tuple[PlayerState, ...], winner: int, card: StatusCard
+) -> GameState:
+    """R6: the last player in pays with their face-up cards and takes the card."""
+    removed = state.removed
+    new_players = []
+    for i, p in enumerate(players):
+        if i != winner:
+            new_players.append(PlayerState(p.hand, p.table, p.spent, False, p.status_cards))
+            continue
+        owned = p.status_cards
+        if card.is_luxury and _FAUX_PAS in owned:
+            # R8: a pending Faux Pas takes this luxury card at once, and both leave the game.
+            owned = tuple(c for c in owned if c is not _FAUX_PAS)
+            removed = sort_cards((*removed, _FAUX_PAS, card))
+        else:
+            owned = sort_cards((*owned, card))
+        new_players.append(PlayerState(p.hand, frozenset(), p.spent | p.table, False, owned))
+    return GameState(state.config, tuple(new_players), state.deck, _REVEAL, winner, None, removed)
+
+
+def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> GameState:
+    """R7: the first pass ends it; the passer takes their cards back and the disgrace card."""
+    new_players = []
+    for i, p in enumerate(state.players):
+        if i == passer:
+            owned = sort_cards((*p.status_cards, card))
+            new_players.append(PlayerState(p.hand | p.table, frozenset(), p.spent, False, owned))
+        else:
+            new_players.append(
+                PlayerState(p.hand, frozenset(), p.spent | p.table, False, p.status_cards)
+            )
+    # R8: with luxury cards to lose, the discard is the player's own next action.
+    taker = new_players[passer]
+    phase = _DISCARD if card is _FAUX_PAS and taker.luxury_cards else _REVEAL
+    return GameState(
+        state.config, tuple(new_players), state.deck, phase, passer, None, state.removed
+    )
+
+
+def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
+    players = state.players
+    p = players[seat]
+    owned = tuple(c for c in p.status_cards if c is not card and c is not _FAUX_PAS)
+    player = PlayerState(p.hand, p.table, p.spent, p.passed, owned)
+    return GameState(
+        state.config,
+        (*players[:seat], player, *players[seat + 1 :]),
+        state.deck,
+        _REVEAL,
+        seat,
+        None,
+        sort_cards((*state.removed, _FAUX_PAS, card)),
+    )

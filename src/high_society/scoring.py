@@ -1,0 +1,208 @@
+"""Status, cast out and winners (R10-R12), with a breakdown a client can show.
+
+Status is exact (:class:`fractions.Fraction`): Scandale halves it and half points are kept.
+It depends only on which cards a player owns, never on the order they were won.
+"""
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+import attrs
+
+from high_society.cards import StatusCard
+from high_society.errors import GameNotOverError
+from high_society.state import GameState, PlayerState
+
+__all__ = [
+    "GameResult",
+    "StatusBreakdown",
+    "breakdown",
+    "cast_out",
+    "result",
+    "status",
+    "status_of",
+    "winners",
+]
+
+PASSE_PENALTY = 5
+
+
+@attrs.frozen
+class StatusBreakdown:
+    """How one player's status comes about (R11), step by step.
+
+    Attributes:
+        luxury_cards: the luxury cards owned, lowest first.
+        luxury_sum: their total.
+        passe: the player owns Passé (minus 5).
+        prestige: how many prestige cards the player owns.
+        scandale: the player owns Scandale (halved, last).
+        faux_pas_pending: a Faux Pas still waits for a luxury card; it does not count (R8).
+        status: the result, exact.
+
+    >>> from high_society.cards import sort_cards
+    >>> cards = sort_cards([StatusCard.LUXURY_5, StatusCard.LUXURY_7, StatusCard.PASSE,
+    ...     StatusCard.PRESTIGE, StatusCard.PRESTIGE, StatusCard.SCANDALE])
+    >>> b = status_of(cards)
+    >>> b.status, b.explain()
+    (Fraction(14, 1), '5 + 7 = 12, Passé - 5 = 7, 2 prestige x4 = 28, Scandale / 2 = 14')
+    """
+
+    luxury_cards: tuple[StatusCard, ...]
+    luxury_sum: int
+    passe: bool
+    prestige: int
+    scandale: bool
+    faux_pas_pending: bool
+    status: Fraction
+
+    @property
+    def after_passe(self) -> int:
+        """The luxury sum after Passé."""
+        return self.luxury_sum - PASSE_PENALTY * self.passe
+
+    @property
+    def prestige_factor(self) -> int:
+        """x1, x2, x4 or x8: doubled once per prestige card (R11)."""
+        return 1 << self.prestige
+
+    def explain(self) -> str:
+        """The calculation in one line, as a person would say it."""
+        if self.luxury_cards:
+            values = [str(c.luxury_value) for c in self.luxury_cards]
+            steps = [" + ".join(values) + (f" = {self.luxury_sum}" if len(values) > 1 else "")]
+        else:
+            steps = ["no luxury = 0"]
+        if self.passe:
+            steps.append(f"Passé - {PASSE_PENALTY} = {self.after_passe}")
+        if self.prestige:
+            value = self.after_passe * self.prestige_factor
+            steps.append(f"{self.prestige} prestige x{self.prestige_factor} = {value}")
+        if self.scandale:
+            steps.append(f"Scandale / 2 = {_number(self.status)}")
+        return ", ".join(steps)
+
+
+def _number(value: Fraction) -> str:
+    """``14``, ``7.5`` or ``-2.5``: halving once gives at most one decimal."""
+    return str(value.numerator) if value.denominator == 1 else str(float(value))
+
+
+def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
+    """The status of a player owning ``cards`` (R11): luxury sum, minus 5 with Passé,
+    doubled per prestige card, halved with Scandale; exact, possibly negative."""
+    luxury = tuple(sorted((c for c in cards if c.is_luxury), key=lambda c: c.luxury_value))
+    luxury_sum = sum(c.luxury_value for c in luxury)
+    passe = StatusCard.PASSE in cards
+    prestige = sum(1 for c in cards if c is StatusCard.PRESTIGE)
+    scandale = StatusCard.SCANDALE in cards
+    value = Fraction((luxury_sum - PASSE_PENALTY * passe) << prestige)
+    if scandale:
+        value /= 2
+    return StatusBreakdown(
+        luxury_cards=luxury,
+        luxury_sum=luxury_sum,
+        passe=passe,
+        prestige=prestige,
+        scandale=scandale,
+        faux_pas_pending=StatusCard.FAUX_PAS in cards,
+        status=value,
+    )
+
+
+def breakdown(state: GameState, seat: int) -> StatusBreakdown:
+    """The status breakdown of ``seat`` now; mid-game too.
+
+    Raises:
+        IndexError: ``seat`` is not a seat of this game.
+    """
+    return status_of(_player(state, seat).status_cards)
+
+
+def status(state: GameState, seat: int) -> Fraction:
+    """The status of ``seat`` now (R11); mid-game too.
+
+    >>> from high_society import new_game
+    >>> status(new_game(3), 0)
+    Fraction(0, 1)
+
+    Raises:
+        IndexError: ``seat`` is not a seat of this game.
+    """
+    return breakdown(state, seat).status
+
+
+def _player(state: GameState, seat: int) -> PlayerState:
+    if type(seat) is not int or not 0 <= seat < len(state.players):
+        raise IndexError(f"{seat!r} is not a seat (seats are 0 to {len(state.players) - 1})")
+    return state.players[seat]
+
+
+@attrs.frozen
+class GameResult:
+    """How a finished game ended.
+
+    Attributes:
+        scores: each seat's status, in seat order (exact).
+        money: each seat's money left, in seat order.
+        cast_out: the seats with the least money, ascending (R10); all seats if all tie.
+        winners: the winning seats, ascending (R12); empty when everyone is cast out.
+        breakdowns: each seat's :class:`StatusBreakdown`, in seat order.
+    """
+
+    scores: tuple[Fraction, ...]
+    money: tuple[int, ...]
+    cast_out: tuple[int, ...]
+    winners: tuple[int, ...]
+    breakdowns: tuple[StatusBreakdown, ...]
+
+
+def result(state: GameState) -> GameResult:
+    """The result of a finished game (R10-R12).
+
+    Raises:
+        GameNotOverError: the game is not over yet.
+    """
+    if not state.is_over:
+        raise GameNotOverError("the game is not over: there is no result yet")
+    breakdowns = tuple(status_of(p.status_cards) for p in state.players)
+    scores = tuple(b.status for b in breakdowns)
+    money = tuple(sum(p.hand) + sum(p.table) for p in state.players)
+    return GameResult(
+        scores=scores,
+        money=money,
+        cast_out=cast_out(money),
+        winners=winners(scores, money, breakdowns),
+        breakdowns=breakdowns,
+    )
+
+
+def cast_out(money: Sequence[int]) -> tuple[int, ...]:
+    """R10: every seat whose money equals the least; all of them when all are equal.
+
+    >>> cast_out([10, 4, 4]), cast_out([7, 7, 7])
+    ((1, 2), (0, 1, 2))
+    """
+    least = min(money)
+    return tuple(i for i, m in enumerate(money) if m == least)
+
+
+def winners(
+    scores: Sequence[Fraction], money: Sequence[int], breakdowns: Sequence[StatusBreakdown]
+) -> tuple[int, ...]:
+    """R12: among seats not cast out, highest status, then most money, then the single most
+    valuable luxury card (none counts as 0); seats still tied share the win."""
+    out = set(cast_out(money))
+    ranked = {
+        i: (
+            scores[i],
+            money[i],
+            max((c.luxury_value for c in breakdowns[i].luxury_cards), default=0),
+        )
+        for i in range(len(scores))
+        if i not in out
+    }
+    if not ranked:
+        return ()
+    best = max(ranked.values())
+    return tuple(i for i, key in ranked.items() if key == best)

@@ -1,0 +1,115 @@
+"""The game state: immutable values, compared and hashed by value.
+
+A state holds which status cards remain in the deck, never their order (R4): the deck is a
+multiset, kept as a tuple in canonical order. Build the first state with
+:func:`~high_society.new_game`; every later one comes from :func:`~high_society.apply`.
+"""
+
+import enum
+
+import attrs
+
+from high_society.cards import GameConfig, StatusCard
+
+__all__ = ["GameState", "Phase", "PlayerState"]
+
+
+class Phase(enum.Enum):
+    """What the game is waiting for."""
+
+    #: Chance must reveal the next status card (R4); ``turn`` is the round's starter.
+    REVEAL = "reveal"
+    #: ``turn`` must bid or pass in the auction of ``auction`` (R5-R7).
+    AUCTION = "auction"
+    #: ``turn`` must discard one of their luxury cards for Faux Pas (R8).
+    DISCARD = "discard"
+    #: The game is over (R9): no action is legal.
+    OVER = "over"
+
+
+@attrs.frozen
+class PlayerState:
+    """One seat's cards.
+
+    Every money card of the seat is in exactly one of ``hand``, ``table`` and ``spent``.
+
+    Attributes:
+        hand: money cards in hand.
+        table: money cards face up in front of the player this round.
+        spent: money cards paid and discarded.
+        passed: the player has passed in the current auction.
+        status_cards: status cards in front of the player, in canonical order. A Faux Pas
+            here is pending: it waits for the player's next luxury card (R8).
+    """
+
+    hand: frozenset[int]
+    table: frozenset[int] = frozenset()
+    spent: frozenset[int] = frozenset()
+    passed: bool = False
+    status_cards: tuple[StatusCard, ...] = ()
+
+    @property
+    def money(self) -> int:
+        """Money the player still owns: in hand plus face up (face-up cards may come back)."""
+        return sum(self.hand) + sum(self.table)
+
+    @property
+    def bid(self) -> int:
+        """The player's face-up total this round."""
+        return sum(self.table)
+
+    @property
+    def luxury_cards(self) -> tuple[StatusCard, ...]:
+        """The luxury cards the player owns, lowest first."""
+        return tuple(c for c in self.status_cards if c.is_luxury)
+
+    @property
+    def faux_pas_pending(self) -> bool:
+        """The player holds a Faux Pas that still waits for a luxury card (R8)."""
+        return StatusCard.FAUX_PAS in self.status_cards
+
+
+@attrs.frozen
+class GameState:
+    """Everything about a game at one moment.
+
+    Attributes:
+        config: the game's parameters.
+        players: one :class:`PlayerState` per seat, in seat order (R3).
+        deck: status cards not yet revealed, in canonical order (a multiset, not a pile).
+        phase: what the game waits for.
+        turn: the seat to act in an auction or a discard; during a reveal, the seat that
+            starts the coming round; after the end, the last round's starter.
+        auction: the status card being auctioned, or ``None`` outside an auction.
+        removed: status cards out of the game (Faux Pas and the luxury cards it took).
+        ending_card: the dark-green card whose reveal ended the game (R9), else ``None``.
+    """
+
+    config: GameConfig
+    players: tuple[PlayerState, ...]
+    deck: tuple[StatusCard, ...]
+    phase: Phase = Phase.REVEAL
+    turn: int = 0
+    auction: StatusCard | None = None
+    removed: tuple[StatusCard, ...] = ()
+    ending_card: StatusCard | None = None
+
+    @property
+    def num_players(self) -> int:
+        """How many seats the game has (3 to 5)."""
+        return len(self.players)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (R9)."""
+        return self.phase is Phase.OVER
+
+    @property
+    def highest_bid(self) -> int:
+        """The highest face-up total on the table this round (0 when nobody has bid)."""
+        return max(sum(p.table) for p in self.players)
+
+    @property
+    def auctions_started(self) -> int:
+        """How many status cards have been revealed and auctioned (the ending card aside)."""
+        return len(self.config.deck) - len(self.deck) - (self.ending_card is not None)

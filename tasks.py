@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The project's two commands, for a fresh clone with only Python 3.11+:
+
+    python3 tasks.py demo [ARGS...]   set up .venv and play a demo game (high-society demo ARGS)
+    python3 tasks.py test             set up .venv with the dev tools and run every check
+
+Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``typecheck``,
+``pytest [ARGS...]``. Only the standard library is used here.
+"""
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+STAMP = VENV / ".installed"
+
+
+def run(*cmd: str | Path, **env: str) -> None:
+    """Run a command from the repository root; stop with its exit code if it fails."""
+    printable = " ".join(str(c) for c in cmd)
+    print(f"$ {printable}", flush=True)
+    code = subprocess.call([str(c) for c in cmd], cwd=ROOT, env={**os.environ, **env})
+    if code != 0:
+        print(f"FAILED ({code}): {printable}", file=sys.stderr)
+        sys.exit(code)
+
+
+def setup(extras: str = "dev") -> None:
+    """Create .venv and install the package (editable) with ``extras``, when out of date."""
+    if sys.version_info < (3, 11):
+        sys.exit(f"high-society needs Python 3.11 or newer, not {sys.version.split()[0]}")
+    wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
+    if PY.exists() and STAMP.exists():
+        have = STAMP.read_text().split()
+        # A dev install serves a demo too.
+        if wanted in have:
+            return
+    if not PY.exists():
+        print(f"creating {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
+        run(PY, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
+    target = f".[{extras}]" if extras else "."
+    run(PY, "-m", "pip", "install", "--quiet", "-e", target)
+    stamps = {wanted}
+    if extras == "dev":
+        stamps.add(hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest())
+    STAMP.write_text("\n".join(sorted(stamps)))
+
+
+def lint() -> None:
+    run(BIN / "ruff", "check", ".")
+    run(BIN / "ruff", "format", "--check", ".")
+
+
+def typecheck() -> None:
+    run(BIN / "mypy", "--strict", "src", "tests", "property_tests")
+
+
+def pytest(*args: str) -> None:
+    run(BIN / "pytest", *args)
+
+
+def test() -> None:
+    """Every check CI runs, in order from the cheapest."""
+    setup("dev")
+    lint()
+    typecheck()
+    pytest()
+    # The README's other command, end to end.
+    run(BIN / "high-society", "demo", "--seed", "1")
+
+
+def main(argv: list[str]) -> None:
+    if not argv or argv[0] in {"-h", "--help"}:
+        print(__doc__)
+        return
+    task, rest = argv[0], argv[1:]
+    if task == "demo":
+        setup("")
+        run(BIN / "high-society", "demo", *rest)
+    elif task == "setup":
+        setup("dev")
+    elif task == "test":
+        test()
+    elif task in {"lint", "typecheck"}:
+        setup("dev")
+        {"lint": lint, "typecheck": typecheck}[task]()
+    elif task == "pytest":
+        setup("dev")
+        pytest(*rest)
+    else:
+        sys.exit(f"unknown task {task!r}; see python3 tasks.py --help")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

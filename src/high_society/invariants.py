@@ -42,7 +42,8 @@ def state_problems(state: object) -> tuple[str, ...]:
     """
     if not isinstance(state, GameState):
         return (f"{type(state).__name__} is not a GameState",)
-    if not isinstance(state.config, GameConfig):
+    config: object = state.config  # a state from outside may hold anything
+    if not isinstance(config, GameConfig):
         return ("config is not a GameConfig",)
     players = state.players
     if type(players) is not tuple or not all(isinstance(p, PlayerState) for p in players):
@@ -73,7 +74,8 @@ def _player_problems(config: GameConfig, seat: int, p: PlayerState) -> list[str]
         problems.append(
             f"seat {seat}: each money card must be in exactly one of hand, table and spent"
         )
-    if type(p.passed) is not bool:
+    passed: object = p.passed
+    if type(passed) is not bool:
         problems.append(f"seat {seat}: passed must be a bool")
     owned = p.status_cards
     if type(owned) is not tuple or not all(isinstance(c, StatusCard) for c in owned):
@@ -115,7 +117,7 @@ def _status_card_problems(state: GameState) -> list[str]:
 def _phase_problems(state: GameState) -> list[str]:
     problems = []
     players = state.players
-    phase = state.phase
+    phase: object = state.phase
     if not isinstance(phase, Phase):
         return ["phase must be a Phase"]
     if type(state.turn) is not int or not 0 <= state.turn < len(players):

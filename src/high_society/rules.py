@@ -467,7 +467,7 @@ def _reveal(state: GameState, card: StatusCard) -> GameState:
         return GameState(
             state.config, state.players, deck, _OVER, state.turn, None, state.removed, card
         )
-    return GameState(state.config, state.players, deck, _AUCTION, state.turn, card)
+    return GameState(state.config, state.players, deck, _AUCTION, state.turn, card, state.removed)
 
 
 def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:

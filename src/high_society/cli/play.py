@@ -1,0 +1,371 @@
+"""``high-society play``: you against the built-in bots, in a terminal.
+
+This is the example client that the client guide (``docs/client-guide.md``) walks through.
+It uses only the public API (``from high_society import ...``), as any front end would, and
+it reads moves from a text stream and writes to another, so a test can play it to the end
+with scripted input. ``examples/play_terminal.py`` launches this same program.
+
+The host loop is :func:`play_interactive`: ask who acts, let chance, a bot or the person
+choose, apply the action, tell what happened; at the end, show the result.
+"""
+
+import argparse
+import random
+import re
+import sys
+from fractions import Fraction
+from typing import Protocol, TextIO, assert_never
+
+from high_society import (
+    CHANCE,
+    Action,
+    Bid,
+    Bot,
+    Dealer,
+    Discard,
+    GameState,
+    HeuristicBot,
+    Pass,
+    Phase,
+    Reveal,
+    StatusCard,
+    apply,
+    min_bid_total,
+    new_game,
+    result,
+    to_act,
+    why_illegal,
+)
+
+__all__ = [
+    "Console",
+    "LineInput",
+    "Quit",
+    "ask_move",
+    "final_table",
+    "narrate",
+    "parse_move",
+    "play_interactive",
+    "register",
+    "run",
+    "show_situation",
+]
+
+#: The bots' names, in seat order; the person's seat is called "You".
+BOT_NAMES = ("Ada", "Ben", "Cy", "Dee", "Eve")
+
+HELP = (
+    "Type the money values to add to your face-up cards (for example: 3 4), or 'pass'.\n"
+    "When Faux Pas asks you to discard, type the luxury card's value (for example: 2).\n"
+    "'help' shows this again; 'quit' (or end of input, Ctrl-D) leaves the game."
+)
+
+
+class Quit(Exception):
+    """The person left the game: typed ``quit`` or closed the input."""
+
+
+class LineInput(Protocol):
+    """Where answers come from: ``sys.stdin``, or any object with these two methods."""
+
+    def readline(self) -> str:
+        """The next line with its newline; ``""`` at the end of input."""
+        ...
+
+    def isatty(self) -> bool:
+        """True when a person types at a terminal."""
+        ...
+
+
+class Console:
+    """Where the game talks to the person: lines out, answers in.
+
+    When the input is not a terminal (a script, a pipe), each answer is echoed after its
+    prompt, so the transcript reads like the game a person saw.
+    """
+
+    def __init__(self, stdin: LineInput, stdout: TextIO) -> None:
+        self._in = stdin
+        self._out = stdout
+        self._echo = not stdin.isatty()
+
+    def say(self, text: str = "") -> None:
+        """Write ``text`` and a newline."""
+        print(text, file=self._out, flush=True)
+
+    def ask(self, prompt: str) -> str:
+        """Show ``prompt`` and return the next line typed, stripped.
+
+        Raises:
+            Quit: the input has ended.
+        """
+        self._out.write(prompt)
+        self._out.flush()
+        line = self._in.readline()
+        if not line:  # end of input: Ctrl-D, or the end of a script
+            self.say()
+            raise Quit
+        if self._echo:
+            self.say(line.rstrip("\n"))
+        return line.strip()
+
+
+def _number(value: Fraction) -> str:
+    """``14`` or ``7.5``: a status is halved at most once, so one decimal is exact."""
+    return str(value.numerator) if value.denominator == 1 else str(float(value))
+
+
+def _cards(values: frozenset[int]) -> str:
+    return " ".join(map(str, sorted(values))) if values else "-"
+
+
+def show_situation(state: GameState, you: int, names: tuple[str, ...]) -> list[str]:
+    """What the person sees before choosing: the card up, the table and their own hand.
+
+    Payments are made face up, so everyone can count what each player has left; only the
+    person's own hand is shown card by card.
+    """
+    lines = []
+    if state.phase is Phase.AUCTION:
+        card = state.auction
+        assert card is not None
+        kind = " (disgrace: the first to pass takes it)" if card.is_disgrace else ""
+        lines.append(f"{card.label} is up{kind}.")
+    width = max(len(n) for n in names)
+    for seat, player in enumerate(state.players):
+        owns = ", ".join(c.label for c in player.status_cards) or "-"
+        mark = "  passed" if player.passed else ""
+        lines.append(
+            f"  {names[seat]:<{width}}  face up {player.bid:>3}  money {player.money:>3}  "
+            f"owns {owns}{mark}"
+        )
+    me = state.players[you]
+    lines.append(f"Your hand: {_cards(me.hand)}   (face up: {_cards(me.table)})")
+    if state.phase is Phase.AUCTION:
+        need = min_bid_total(state)
+        assert need is not None
+        more = need - me.bid
+        if sum(me.hand) >= more:
+            lines.append(f"Add at least {more} to bid (a total of {need} or more), or pass.")
+        else:
+            lines.append(f"You cannot reach {need}: you can only pass.")
+    elif state.phase is Phase.DISCARD:
+        luxury = ", ".join(str(c.luxury_value) for c in me.luxury_cards)
+        lines.append(f"Faux Pas: discard one of your luxury cards ({luxury}).")
+    return lines
+
+
+_WORDS = re.compile(r"[\s,+]+")
+
+
+def parse_move(text: str, state: GameState, you: int) -> Action | str:
+    """The action the person typed, or a sentence saying why the text is not one.
+
+    Only the form is checked here (``"pass"``, money values, a luxury value); whether the
+    action is legal is for the engine to say.
+
+    >>> from high_society import new_game
+    >>> parse_move("3 4", new_game(3), 0)
+    Bid(seat=0, cards=frozenset({3, 4}))
+    >>> parse_move("three", new_game(3), 0)
+    "'three' is not a number: type money values, 'pass' or 'help'"
+
+    Raises:
+        Quit: the person typed ``quit``.
+    """
+    words = [w for w in _WORDS.split(text.lower()) if w]
+    if words in (["quit"], ["q"], ["exit"]):
+        raise Quit
+    if words in (["pass"], ["p"]):
+        return Pass(you)
+    if not words:
+        return "type money values, 'pass' or 'help'"
+    values = []
+    for word in words:
+        if not word.isdigit():
+            return f"{word!r} is not a number: type money values, 'pass' or 'help'"
+        values.append(int(word))
+    if state.phase is Phase.DISCARD:
+        if len(values) != 1 or not 1 <= values[0] <= 10:
+            return "type the value of one luxury card (1 to 10) to discard"
+        return Discard(you, StatusCard.luxury(values[0]))
+    if len(set(values)) != len(values):
+        return "each money card can be played once: name each value once"
+    return Bid(you, frozenset(values))
+
+
+def ask_move(state: GameState, you: int, names: tuple[str, ...], console: Console) -> Action:
+    """Ask the person for a legal action, explaining and asking again until they give one.
+
+    Raises:
+        Quit: the person left the game.
+    """
+    for line in show_situation(state, you, names):
+        console.say(line)
+    while True:
+        text = console.ask("Your move> ")
+        if text.lower() in {"help", "h", "?"}:
+            console.say(HELP)
+            continue
+        move = parse_move(text, state, you)
+        if isinstance(move, str):
+            console.say(f"  ? {move}")
+            continue
+        error = why_illegal(state, move)
+        if error is None:
+            return move
+        console.say(f"  ! {error.message_with_names(names)}")
+
+
+def narrate(
+    before: GameState, action: Action, after: GameState, names: tuple[str, ...], round_no: int
+) -> list[str]:
+    """What happened, in words: the card revealed, the bid or pass, who took the card."""
+    match action:
+        case Reveal(card):
+            if after.is_over:
+                return ["", f"{card.label} is the last dark-green card: the game ends at once."]
+            return ["", f"Round {round_no}: {card.label}. {_says(names, after.turn, 'starts')}."]
+        case Bid(seat, _):
+            added = " + ".join(map(str, sorted(action.cards)))
+            return [f"  {_says(names, seat, 'bids')} {added} ({after.players[seat].bid} face up)"]
+        case Pass(seat):
+            lines = [f"  {_says(names, seat, 'passes')}"]
+            if after.phase is not Phase.AUCTION:
+                lines.append(_round_end(before, after, seat, names))
+            return lines
+        case Discard(seat, card):
+            return [f"  {_says(names, seat, 'discards')} {card.label} with the Faux Pas"]
+        case _:
+            assert_never(action)
+
+
+def _says(names: tuple[str, ...], seat: int, verb: str) -> str:
+    """``"Ben passes"`` but ``"You pass"``."""
+    name = names[seat]
+    if name == "You":
+        verb = verb.removesuffix("es") if verb.endswith("sses") else verb.removesuffix("s")
+    return f"{name} {verb}"
+
+
+def _round_end(before: GameState, after: GameState, passer: int, names: tuple[str, ...]) -> str:
+    card = before.auction
+    assert card is not None
+    if card.is_disgrace:
+        line = f"  -> {_says(names, passer, 'takes')} {card.label}"
+        taker = after.players[passer]
+        if card is StatusCard.FAUX_PAS and after.phase is Phase.REVEAL and taker.faux_pas_pending:
+            line += " (no luxury card yet: it will take the next one)"
+        return line
+    winner = after.turn
+    paid = before.players[winner].table
+    price = f"for {' + '.join(map(str, sorted(paid)))}" if paid else "for free"
+    line = f"  -> {_says(names, winner, 'takes')} {card.label} {price}"
+    if card.is_luxury and before.players[winner].faux_pas_pending:
+        line += ", and the pending Faux Pas takes it at once"
+    return line
+
+
+def final_table(state: GameState, names: tuple[str, ...]) -> list[str]:
+    """The final table: each player's status with its breakdown, money, cast out, winners.
+
+    Raises:
+        GameNotOverError: the game is not over.
+    """
+    outcome = result(state)
+    width = max(len(n) for n in names)
+    lines = ["", "Final table"]
+    for seat, name in enumerate(names):
+        tags = [t for t, on in (("cast out", seat in outcome.cast_out),
+                                ("WINNER", seat in outcome.winners)) if on]  # fmt: skip
+        shown = _number(outcome.scores[seat])
+        lines.append(
+            f"  {name:<{width}}  status {shown:>5}  money {outcome.money[seat]:>3}  "
+            f"{outcome.breakdowns[seat].explain()}" + (f"  [{', '.join(tags)}]" if tags else "")
+        )
+    cast = ", ".join(names[i] for i in outcome.cast_out)
+    won = ", ".join(names[i] for i in outcome.winners) or "nobody (everyone is cast out)"
+    lines += [f"Cast out (least money): {cast}", f"Winner: {won}"]
+    return lines
+
+
+def play_interactive(
+    players: int, you: int, seed: int, console: Console, bots: dict[int, Bot] | None = None
+) -> GameState:
+    """Host one game: the person at seat ``you``, a bot at every other seat.
+
+    Returns the final state.
+
+    Raises:
+        Quit: the person left the game before the end.
+        InvalidConfigError: ``players`` is not 3 to 5.
+    """
+    state = new_game(players)
+    names = tuple("You" if seat == you else BOT_NAMES[seat] for seat in range(players))
+    if bots is None:
+        bots = {seat: HeuristicBot(seed * 100 + seat) for seat in range(players) if seat != you}
+    dealer = Dealer(seed)  # the host owns the shuffle: the state never knows the deck's order
+    round_no = 0
+    while (actor := to_act(state)) is not None:
+        if actor is CHANCE:
+            action: Action = dealer.draw(state)
+            round_no += 1
+        elif actor == you:
+            console.say()
+            action = ask_move(state, you, names, console)
+        else:
+            action = bots[actor].choose(state)
+        after = apply(state, action)  # legal by construction; apply would refuse otherwise
+        for line in narrate(state, action, after, names, round_no):
+            console.say(line)
+        state = after
+    for line in final_table(state, names):
+        console.say(line)
+    return state
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add the ``play`` subcommand."""
+    parser = subparsers.add_parser(
+        "play",
+        help="play a game against the built-in bots in the terminal",
+        description="Play one game of High Society against heuristic bots. Type money values "
+        "to bid (for example: 3 4), 'pass', a luxury value to discard for Faux Pas, 'help' "
+        "or 'quit'. Moves are read from standard input.",
+    )
+    parser.add_argument(
+        "--players", type=int, choices=range(3, 6), default=4, help="3 to 5 (default 4)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed for the deck and the bots (default: random)"
+    )
+    parser.add_argument(
+        "--seat", type=int, default=0, help="your seat, 0 to players-1; seat 0 starts (default 0)"
+    )
+    parser.set_defaults(handler=run)
+
+
+def run(
+    args: argparse.Namespace, stdin: LineInput | None = None, stdout: TextIO | None = None
+) -> int:
+    """Play the game ``args`` describe; 0 at the end or when the person quits, 2 for a bad
+    ``--seat``. Ctrl-C is left to the command line, which exits with 130."""
+    console = Console(
+        stdin if stdin is not None else sys.stdin, stdout if stdout is not None else sys.stdout
+    )
+    if not 0 <= args.seat < args.players:
+        print(
+            f"high-society play: --seat must be 0 to {args.players - 1}, not {args.seat}",
+            file=sys.stderr,
+        )
+        return 2
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    console.say(
+        f"High Society: you (seat {args.seat}) against {args.players - 1} bots, seed {seed}."
+    )
+    console.say("Type 'help' for how to play.")
+    try:
+        play_interactive(args.players, args.seat, seed, console)
+    except Quit:
+        console.say("You left the game.")
+    return 0

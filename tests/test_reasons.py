@@ -199,10 +199,12 @@ def test_the_first_fault_is_reported_in_the_documented_order() -> None:
     assert why_illegal(state, Pass(7)).reason is Reason.INVALID_SEAT  # type: ignore[union-attr]
     # ... an unknown card before whose turn it is ...
     problem = why_illegal(auction(), Bid(2, frozenset({7})))
-    assert problem is not None and problem.reason is Reason.INVALID_CARD
+    assert problem is not None
+    assert problem.reason is Reason.INVALID_CARD
     # ... and whose turn it is before what the bid is worth.
     problem = why_illegal(auction(), bid(1, 1))
-    assert problem is not None and problem.reason is Reason.NOT_YOUR_TURN
+    assert problem is not None
+    assert problem.reason is Reason.NOT_YOUR_TURN
 
 
 def test_errors_pickle_with_their_data() -> None:

@@ -12,6 +12,7 @@ from high_society import (
     STANDARD,
     STANDARD_DECK,
     STANDARD_MONEY,
+    Action,
     Discard,
     GameConfig,
     IllegalActionError,
@@ -64,7 +65,7 @@ def test_R2_status_deck_has_sixteen_cards() -> None:
 
 def test_R2_the_dark_green_cards_are_the_prestige_cards_and_scandale() -> None:
     assert sum(1 for c in STANDARD_DECK if c.is_dark_green) == 4
-    assert DARK_GREEN == {PRESTIGE, SCANDALE}
+    assert {PRESTIGE, SCANDALE} == DARK_GREEN
     assert not FAUX_PAS.is_dark_green
     assert not PASSE.is_dark_green
     assert {c for c in STANDARD_DECK if c.is_disgrace} == {FAUX_PAS, PASSE, SCANDALE}
@@ -244,7 +245,7 @@ def test_R8_a_pending_faux_pas_does_not_take_a_prestige_card() -> None:
 def test_R8_a_faux_pas_still_pending_at_the_end_has_no_effect_on_the_score() -> None:
     without = finished([[L(4), PRESTIGE], [L(2)], []], [[1], [2], [3]])
     pending = finished([[L(4), PRESTIGE], [L(2)], [FAUX_PAS]], [[1], [2], [3]])
-    assert result(pending).scores == result(without).scores == (8, 2, 0)
+    assert result(pending).scores == result(without).scores == (Fraction(8), Fraction(2), Fraction(0))
     assert result(pending).winners == result(without).winners == (1,)
     assert result(pending).breakdowns[2].faux_pas_pending
 
@@ -267,7 +268,8 @@ def test_R9_the_fourth_dark_green_card_ends_the_game_and_goes_to_nobody() -> Non
 
 def test_R9_the_first_three_dark_green_cards_are_auctioned() -> None:
     state = play(Reveal(SCANDALE))
-    assert state.phase is Phase.AUCTION and state.auction is SCANDALE
+    assert state.phase is Phase.AUCTION
+    assert state.auction is SCANDALE
     state = then(state, Pass(0), Reveal(PRESTIGE), Pass(0), Pass(1))
     assert state.players[2].status_cards == (PRESTIGE,)
     state = then(state, Reveal(PRESTIGE))
@@ -280,7 +282,8 @@ def test_R9_after_the_end_no_action_is_legal() -> None:
     assert to_act(end) is None
     assert len(legal_actions(end)) == 0
     assert list(legal_actions(end)) == []
-    for action in [Reveal(L(1)), Pass(0), bid(1, 1), Discard(0, L(1))]:
+    actions: list[Action] = [Reveal(L(1)), Pass(0), bid(1, 1), Discard(0, L(1))]
+    for action in actions:
         with pytest.raises(IllegalActionError) as caught:
             apply(end, action)
         assert caught.value.reason is Reason.GAME_OVER

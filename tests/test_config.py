@@ -1,0 +1,94 @@
+"""Game parameters: the standard game by default; reduced games validated when built."""
+
+import pytest
+
+from high_society import (
+    STANDARD,
+    STANDARD_DECK,
+    GameConfig,
+    HighSocietyError,
+    InvalidConfigError,
+    Pass,
+    RandomBot,
+    Reveal,
+    StatusCard,
+    apply,
+    new_game,
+    play_game,
+    result,
+    sort_cards,
+)
+from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L
+
+SMALL_DECK = sort_cards([L(2), L(5), PRESTIGE, FAUX_PAS, PASSE, SCANDALE])
+
+
+def test_the_default_is_the_standard_game() -> None:
+    assert GameConfig() == STANDARD
+    assert STANDARD.deck == STANDARD_DECK
+    assert hash(GameConfig()) == hash(STANDARD)
+
+
+@pytest.mark.parametrize(
+    ("money", "match"),
+    [
+        ((), "non-empty"),
+        ([1, 2, 3], "non-empty tuple"),
+        ((1, 2, 2), "distinct"),
+        ((2, 1), "ascending"),
+        ((0, 1), "positive"),
+        ((-1, 1), "positive"),
+        ((True, 2), "positive int"),
+        ((1.0, 2), "positive int"),
+        (("1", 2), "positive int"),
+    ],
+)
+def test_bad_money_is_refused(money: object, match: str) -> None:
+    with pytest.raises(InvalidConfigError, match=match):
+        GameConfig(money=money)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("deck", "match"),
+    [
+        ((L(1),), "dark-green"),
+        ((), "dark-green"),
+        ((PRESTIGE, L(1)), "canonical"),
+        ((L(1), L(1), PRESTIGE), "only prestige"),
+        ((PRESTIGE, SCANDALE, SCANDALE), "only prestige"),
+        (("prestige",), "tuple of StatusCard"),
+        ([PRESTIGE], "tuple of StatusCard"),
+    ],
+)
+def test_bad_decks_are_refused(deck: object, match: str) -> None:
+    with pytest.raises(InvalidConfigError, match=match):
+        GameConfig(deck=deck)  # type: ignore[arg-type]
+
+
+def test_config_errors_are_library_errors_and_value_errors() -> None:
+    with pytest.raises(HighSocietyError):
+        GameConfig(money=(3, 3))
+    with pytest.raises(ValueError, match="distinct"):
+        GameConfig(money=(3, 3))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_reduced_game_plays_to_the_end(players: int) -> None:
+    config = GameConfig(money=(1, 2, 4), deck=SMALL_DECK)
+    for seed in range(20):
+        bots = [RandomBot(seed * 10 + i) for i in range(players)]
+        final, _actions = play_game(bots, seed=seed, config=config)
+        assert final.is_over
+        assert final.ending_card in (PRESTIGE, SCANDALE)
+        assert all(p.money <= 7 for p in final.players)
+        assert len(result(final).scores) == players
+
+
+def test_the_game_ends_on_the_last_dark_green_card_of_the_deck() -> None:
+    config = GameConfig(money=(1, 2), deck=sort_cards([L(1), PRESTIGE, PRESTIGE]))
+    state = new_game(3, config)
+    state = apply(state, Reveal(PRESTIGE))
+    assert not state.is_over  # the first of two dark-green cards is auctioned
+    state = apply(apply(apply(state, Pass(0)), Pass(1)), Reveal(PRESTIGE))
+    assert state.is_over
+    assert state.deck == (StatusCard.LUXURY_1,)

@@ -1,0 +1,76 @@
+"""Scoring details beyond the rulings: the breakdown a client shows, and when it is asked."""
+
+from fractions import Fraction
+
+import pytest
+
+from high_society import (
+    GameNotOverError,
+    Reveal,
+    StatusCard,
+    breakdown,
+    new_game,
+    result,
+    status,
+    status_of,
+)
+from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, finished, play, won
+
+
+@pytest.mark.parametrize(
+    ("cards", "text"),
+    [
+        ([], "no luxury = 0"),
+        ([L(4)], "4"),
+        ([L(4), L(9)], "4 + 9 = 13"),
+        ([L(4), PASSE], "4, Passé - 5 = -1"),
+        ([L(4), PRESTIGE, PRESTIGE, PRESTIGE], "4, 3 prestige x8 = 32"),
+        ([L(3), SCANDALE], "3, Scandale / 2 = 1.5"),
+        ([PASSE, L(2), SCANDALE], "2, Passé - 5 = -3, Scandale / 2 = -1.5"),
+    ],
+)
+def test_explain_shows_each_step(cards: list[StatusCard], text: str) -> None:
+    assert status_of(cards).explain() == text
+
+
+def test_breakdown_fields() -> None:
+    b = status_of([L(9), L(1), PASSE, PRESTIGE, SCANDALE, FAUX_PAS])
+    assert b.luxury_cards == (L(1), L(9))
+    assert b.luxury_sum == 10
+    assert b.passe
+    assert b.scandale
+    assert b.faux_pas_pending
+    assert b.prestige == 1
+    assert b.prestige_factor == 2
+    assert b.after_passe == 5
+    assert b.status == Fraction(5)
+
+
+def test_result_of_an_unfinished_game_is_refused() -> None:
+    with pytest.raises(GameNotOverError, match="not over"):
+        result(new_game(3))
+    with pytest.raises(GameNotOverError):
+        result(play(Reveal(L(5))))
+
+
+def test_status_and_breakdown_mid_game() -> None:
+    state = play(*won(L(6), 0, 1), Reveal(PASSE))
+    assert status(state, 0) == 6
+    assert breakdown(state, 0).luxury_cards == (L(6),)
+    assert status(state, 2) == 0
+
+
+@pytest.mark.parametrize("seat", [-1, 3, True, "0"])
+def test_status_of_a_bad_seat_is_an_index_error(seat: object) -> None:
+    with pytest.raises(IndexError, match="not a seat"):
+        status(new_game(3), seat)  # type: ignore[arg-type]
+
+
+def test_result_reports_money_left_and_breakdowns_in_seat_order() -> None:
+    state = finished([[L(2)], [L(3), PRESTIGE], [SCANDALE]], [[1, 2], [25], [4, 6]])
+    outcome = result(state)
+    assert outcome.money == (3, 25, 10)
+    assert outcome.scores == (Fraction(2), Fraction(6), Fraction(0))
+    assert [b.status for b in outcome.breakdowns] == list(outcome.scores)
+    assert outcome.cast_out == (0,)
+    assert outcome.winners == (1,)

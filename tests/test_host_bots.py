@@ -81,7 +81,7 @@ def test_whole_games_between_bots_end_with_valid_states(players: int) -> None:
 
 def test_play_game_is_deterministic_for_a_seed() -> None:
     def once() -> object:
-        bots = [HeuristicBot(1), RandomBot(2), HeuristicBot(3), RandomBot(4)]
+        bots: list[Bot] = [HeuristicBot(1), RandomBot(2), HeuristicBot(3), RandomBot(4)]
         return play_game(bots, seed=5)
 
     assert once() == once()

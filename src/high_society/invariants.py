@@ -133,7 +133,7 @@ def _phase_problems(state: GameState) -> list[str]:
     elif not dark_green_left:
         problems.append("no dark-green card is left, so the game should be over (R9)")
     if (phase is Phase.AUCTION) != (state.auction is not None):
-        problems.append("a card is up for auction exactly in the auction phase")
+        return [*problems, "a card is up for auction exactly in the auction phase"]
     if phase is not Phase.AUCTION:
         if any(p.table for p in players):
             problems.append("money is face up outside an auction")

@@ -1,0 +1,99 @@
+"""state_problems: silent on states the rules reach, loud on each kind of broken state."""
+
+import attrs
+import pytest
+
+from high_society import GameState, HeuristicBot, Pass, Phase, Reveal, new_game, play
+from high_society.invariants import is_valid_state, state_problems
+from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, won
+from tests.builders import play as play_actions
+
+
+def test_states_reached_by_play_have_no_problems() -> None:
+    for seed in range(10):
+        bots = [HeuristicBot(seed * 5 + i) for i in range(3 + seed % 3)]
+        for step in play(bots, seed=seed):
+            assert state_problems(step.after) == ()
+    assert is_valid_state(new_game(5))
+
+
+def seat(state: GameState, i: int, **changes: object) -> GameState:
+    players = list(state.players)
+    players[i] = attrs.evolve(players[i], **changes)  # type: ignore[arg-type]
+    return attrs.evolve(state, players=tuple(players))
+
+
+AUCTION = play_actions(Reveal(L(5)), bid(0, 3), bid(1, 4))
+OWNS = play_actions(*won(L(5), 0, 1))
+
+BROKEN: list[tuple[str, object, str]] = [
+    ("not a state", "state", "not a GameState"),
+    ("two players", attrs.evolve(new_game(3), players=new_game(3).players[:2]), "2 players"),
+    ("a card in two places", seat(OWNS, 0, hand=OWNS.players[0].hand | {1}), "exactly one of"),
+    ("a lost money card", seat(OWNS, 0, spent=frozenset()), "exactly one of"),
+    ("an unknown money card", seat(OWNS, 1, hand=frozenset({5})), "does not have"),
+    ("a list hand", seat(OWNS, 1, hand=[1]), "frozenset of int"),
+    ("a bool passed flag", seat(AUCTION, 2, passed=1), "passed must be a bool"),
+    ("a duplicated status card", seat(OWNS, 1, status_cards=(L(5),)), "exactly one place"),
+    ("a lost status card", seat(OWNS, 0, status_cards=()), "exactly one place"),
+    ("unsorted cards", seat(OWNS, 0, status_cards=(PRESTIGE, L(5))), "canonical"),
+    ("a turn off the table", attrs.evolve(OWNS, turn=3), "not a seat"),
+    (
+        "money face up between rounds",
+        seat(OWNS, 1, table=frozenset({1}), hand=OWNS.players[1].hand - {1}),
+        "face up outside",
+    ),
+    ("an auction without a card", attrs.evolve(AUCTION, auction=None), "exactly in the auction"),
+    (
+        "equal bids",
+        seat(AUCTION, 1, table=frozenset({3}), hand=frozenset(AUCTION.config.money) - {3}),
+        "equal",
+    ),
+    ("turn on the highest bidder", attrs.evolve(AUCTION, turn=1), "highest bid"),
+    ("a passed bidder", seat(AUCTION, 0, passed=True), "passed still has money"),
+    (
+        "the game over too early",
+        attrs.evolve(
+            OWNS,
+            phase=Phase.OVER,
+            ending_card=SCANDALE,
+            deck=tuple(c for c in OWNS.deck if c is not SCANDALE),
+        ),
+        "last dark-green",
+    ),
+    ("over without an ending card", attrs.evolve(OWNS, phase=Phase.OVER), "ending card"),
+    ("a discard for nobody", attrs.evolve(OWNS, phase=Phase.DISCARD), "must discard"),
+    (
+        "Faux Pas and luxury kept",
+        seat(
+            attrs.evolve(OWNS, deck=tuple(c for c in OWNS.deck if c is not FAUX_PAS)),
+            0,
+            status_cards=(L(5), FAUX_PAS),
+        ),
+        "without discarding",
+    ),
+    (
+        "Passé out of the game",
+        attrs.evolve(OWNS, removed=(PASSE,), deck=tuple(c for c in OWNS.deck if c is not PASSE)),
+        "only Faux Pas",
+    ),
+    ("a passed player outside an auction", seat(OWNS, 2, passed=True), "passed outside"),
+    (
+        "a passer in a disgrace auction",
+        seat(play_actions(Reveal(PASSE)), 2, passed=True),
+        "disgrace",
+    ),
+    (
+        "a lone bidder left",
+        seat(seat(play_actions(Reveal(L(5)), Pass(0)), 2, passed=True), 0, passed=True),
+        "fewer than two",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "state", "expected"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_each_kind_of_broken_state_is_named(what: str, state: object, expected: str) -> None:
+    problems = state_problems(state)
+    assert any(expected in p for p in problems), (what, problems)
+    if isinstance(state, GameState):
+        assert not is_valid_state(state)

@@ -63,6 +63,7 @@ class HeuristicBot:
       it already owns; avoiding a disgrace card is worth what the card would cost it.
     - It never spends its way below the poorest opponent's money (R10).
     - For Faux Pas it discards its lowest luxury card.
+
     A little seeded noise keeps two of them from playing identically.
     """
 

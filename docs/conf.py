@@ -1,0 +1,100 @@
+"""Sphinx configuration: MyST Markdown pages, API reference from the docstrings.
+
+Build: ``python3 tasks.py docs`` (``sphinx-build -W --keep-going -n -b html docs docs/_build``).
+"""
+
+import sys
+from pathlib import Path
+
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+from sphinx.ext import napoleon
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "src"))
+
+import high_society  # noqa: E402
+
+project = "high-society"
+author = "the high-society authors"
+copyright = "2026, the high-society authors"
+version = release = high_society.__version__  # the one place: src/high_society/_version.py
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+]
+source_suffix = {".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build"]
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+# API reference: source order, types in the signatures, Google-style sections.
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+autodoc_preserve_defaults = True
+autodoc_default_options = {"members": True, "show-inheritance": False}
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+napoleon_use_ivar = True
+add_module_names = False
+python_use_unqualified_type_names = True
+
+# -n (nitpicky) checks every cross-reference. The docs build offline, so there is no
+# intersphinx inventory for the standard library or attrs: their names are plain text.
+nitpick_ignore_regex = [
+    ("py:class", r"(fractions|collections\.abc|typing|argparse|enum|io|attr|attrs)\..*"),
+    ("py:class", r"(Fraction|Sequence|Iterator|Iterable|TextIO|Final|Protocol)"),
+    ("py:class", r"(int|str|bool|float|object|tuple|frozenset|dict|list|None|Exception)"),
+    ("py:class", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
+    ("py:exc", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
+    ("py:class", r"_io\..*"),
+]
+
+html_theme = "alabaster"
+html_title = f"high-society {release}"
+html_static_path: list[str] = []
+
+
+def _public_alias(
+    app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.TextElement
+) -> nodes.Element | None:
+    """Resolve ``high_society.<module>.Name`` to ``high_society.Name`` when it is public.
+
+    The API pages document each public name where users import it from (the package), while
+    signatures name the module that defines it.
+    """
+    target = node.get("reftarget", "")
+    if node.get("refdomain") != "py" or not target.startswith("high_society."):
+        return None
+    name = target.rsplit(".", 1)[-1]
+    if name not in high_society.__all__ or target == f"high_society.{name}":
+        return None
+    domain = env.get_domain("py")
+    return domain.resolve_xref(
+        env, node["refdoc"], app.builder, node["reftype"], f"high_society.{name}", node, contnode
+    )
+
+
+def _napoleon_except_attributes(
+    app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    """Napoleon, except on attributes and properties.
+
+    Their docstrings here are plain sentences; napoleon would read a first line such as
+    ``"Money the player still owns: in hand plus face up"`` as ``"type: description"``.
+    """
+    if what not in {"attribute", "data", "property"}:
+        napoleon._process_docstring(app, what, name, obj, options, lines)
+
+
+def setup(app: Sphinx) -> None:
+    for listener in list(app.events.listeners.get("autodoc-process-docstring", [])):
+        if listener.handler is napoleon._process_docstring:
+            app.disconnect(listener.id)
+    app.connect("autodoc-process-docstring", _napoleon_except_attributes)
+    app.connect("missing-reference", _public_alias)

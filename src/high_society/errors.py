@@ -18,6 +18,7 @@ __all__ = [
     "InvalidConfigError",
     "NoRevealDueError",
     "Reason",
+    "RecordError",
 ]
 
 
@@ -130,3 +131,41 @@ class IllegalActionError(HighSocietyError, ValueError):
             type(self),
             (self.reason, self.state, self.action, self._template, self.seats),
         )
+
+
+class RecordError(HighSocietyError, ValueError):
+    """A recorded game, action or state (as JSON) that is malformed or not a legal game.
+
+    Attributes:
+        index: the 0-based index of the first offending action, or ``None`` when the problem
+            lies outside the actions (not JSON, the top level, the players, the version).
+        path: where the problem is, as a JSON path such as ``$.actions[17].cards[0]``.
+        code: a stable code: the engine's :class:`Reason` for an illegal action, otherwise one
+            of the record codes listed in the docs (``NOT_JSON``, ``UNKNOWN_KEY`` ...).
+        message: one sentence for people; players are called by their names.
+
+    >>> error = RecordError("BAD_VERSION", "version 2 is not supported", path="$.version")
+    >>> str(error)
+    'BAD_VERSION at $.version: version 2 is not supported'
+    """
+
+    index: int | None
+    path: str
+    code: str
+    message: str
+
+    def __init__(
+        self, code: str, message: str, *, path: str = "$", index: int | None = None
+    ) -> None:
+        self.code = str(code)
+        self.message = message
+        self.path = path
+        self.index = index
+        super().__init__(f"{self.code} at {path}: {message}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_record_error, (self.code, self.message, self.path, self.index))
+
+
+def _rebuild_record_error(code: str, message: str, path: str, index: int | None) -> "RecordError":
+    return RecordError(code, message, path=path, index=index)

@@ -8,6 +8,7 @@ from high_society.actions import Bid, Discard, Pass, Reveal, describe_action
 from high_society.bots import Bot, HeuristicBot, RandomBot
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, StatusCard
 from high_society.host import Step, play
+from high_society.record import GameRecord, write_record
 from high_society.scoring import result
 from high_society.state import GameState, Phase
 
@@ -39,6 +40,11 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         default="heuristic",
         help="heuristic bots, uniformly random bots, or both in turn (default heuristic)",
     )
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="also write the game to FILE as a recorded game (JSON, format v1)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -64,12 +70,20 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     kinds = ", ".join(f"{n} ({type(b).__name__})" for n, b in zip(names, bots, strict=True))
     print(f"High Society, {args.players} players, seed {args.seed}: {kinds}", file=stream)
     final: GameState | None = None
+    actions = []
     for line, step in narrate(play(bots, seed=args.seed), names):
         print(line, file=stream)
+        if step.after is not final:  # a step may give several lines
+            actions.append(step.action)
         final = step.after
     assert final is not None
     for line in final_table(final, names):
         print(line, file=stream)
+    path = getattr(args, "record", None)
+    if path is not None:
+        meta = {"generator": "high-society demo", "seed": args.seed, "bots": args.bots}
+        write_record(GameRecord(names, actions, meta), path)
+        print(f"Recorded the game in {path}", file=stream)
     return 0
 
 

@@ -5,7 +5,8 @@
     python3 tasks.py test             set up .venv with the dev tools and run every check
 
 Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``typecheck``,
-``pytest [ARGS...]``. Only the standard library is used here.
+``pytest [ARGS...]``, ``docs`` (the documentation site, into docs/_build/html). Only the
+standard library is used here.
 """
 
 import hashlib
@@ -34,7 +35,7 @@ def run(*cmd: str | Path, **env: str) -> None:
 
 def setup(extras: str = "dev") -> None:
     """Create .venv and install the package (editable) with ``extras``, when out of date."""
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 (this file runs on any python3, venv or not)
         sys.exit(f"high-society needs Python 3.11 or newer, not {sys.version.split()[0]}")
     wanted = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
     if PY.exists() and STAMP.exists():
@@ -67,12 +68,28 @@ def pytest(*args: str) -> None:
     run(BIN / "pytest", *args)
 
 
+def docs() -> None:
+    """Build the documentation site into docs/_build/html; any warning fails the build."""
+    run(
+        BIN / "sphinx-build",
+        "-W",
+        "--keep-going",
+        "-n",
+        "-q",
+        "-b",
+        "html",
+        "docs",
+        "docs/_build/html",
+    )
+
+
 def test() -> None:
     """Every check CI runs, in order from the cheapest."""
     setup("dev")
     lint()
     typecheck()
     pytest()
+    docs()
     # The README's other command, end to end.
     run(BIN / "high-society", "demo", "--seed", "1")
 
@@ -89,9 +106,9 @@ def main(argv: list[str]) -> None:
         setup("dev")
     elif task == "test":
         test()
-    elif task in {"lint", "typecheck"}:
+    elif task in {"lint", "typecheck", "docs"}:
         setup("dev")
-        {"lint": lint, "typecheck": typecheck}[task]()
+        {"lint": lint, "typecheck": typecheck, "docs": docs}[task]()
     elif task == "pytest":
         setup("dev")
         pytest(*rest)

@@ -47,7 +47,7 @@ python_use_unqualified_type_names = True
 # -n (nitpicky) checks every cross-reference. The docs build offline, so there is no
 # intersphinx inventory for the standard library or attrs: their names are plain text.
 nitpick_ignore_regex = [
-    ("py:class", r"(fractions|collections\.abc|typing|argparse|enum|io|attr|attrs)\..*"),
+    ("py:.*", r"(fractions|collections\.abc|typing|argparse|enum|io|os|json|attr|attrs)\..*"),
     ("py:class", r"(Fraction|Sequence|Iterator|Iterable|TextIO|Final|Protocol)"),
     ("py:class", r"(int|str|bool|float|object|tuple|frozenset|dict|list|None|Exception)"),
     ("py:class", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
@@ -69,15 +69,31 @@ def _public_alias(
     signatures name the module that defines it.
     """
     target = node.get("reftarget", "")
-    if node.get("refdomain") != "py" or not target.startswith("high_society."):
+    if node.get("refdomain") != "py":
         return None
+    if not target.startswith("high_society."):
+        # A bare name from a submodule's docstring, such as ``MAX_JSON_DEPTH``: the one
+        # documented object of that name, if there is exactly one.
+        matches = [full for full in env.get_domain("py").objects if full.endswith(f".{target}")]
+        if len(matches) != 1 or "." in target:
+            return None
+        target = matches[0]
+        return env.get_domain("py").resolve_xref(
+            env, node["refdoc"], app.builder, node["reftype"], target, node, contnode
+        )
     name = target.rsplit(".", 1)[-1]
-    if name not in high_society.__all__ or target == f"high_society.{name}":
-        return None
     domain = env.get_domain("py")
-    return domain.resolve_xref(
-        env, node["refdoc"], app.builder, node["reftype"], f"high_society.{name}", node, contnode
-    )
+    if name in high_society.__all__ and target != f"high_society.{name}":
+        return domain.resolve_xref(
+            env,
+            node["refdoc"],
+            app.builder,
+            node["reftype"],
+            f"high_society.{name}",
+            node,
+            contnode,
+        )
+    return None
 
 
 def _napoleon_except_attributes(

@@ -1,0 +1,273 @@
+"""The documentation keeps up with the code: docstrings, the API reference, the rule map.
+
+- Every public name (``high_society.__all__`` and the ``__all__`` of every public module)
+  and every public method and property of a public class has a docstring.
+- A public function or class that raises a library error itself says so under ``Raises:``,
+  naming the error.
+- Every name of ``high_society.__all__`` is documented in the API pages.
+- The rules-as-code guide names only tests that exist and code that exists, and covers every
+  ruling R1-R12.
+
+The examples in the pages themselves run as doctests (``docs/conftest.py``).
+"""
+
+import ast
+import enum
+import importlib
+import inspect
+import pkgutil
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import high_society
+from high_society import HighSocietyError
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+#: The functions that must document ``Raises`` whatever the source scan finds.
+MUST_DOCUMENT_RAISES = ("apply", "new_game", "result", "GameConfig")
+
+
+def public_modules() -> Iterator[ModuleType]:
+    """``high_society`` and every submodule whose dotted name has no ``_`` part."""
+    yield high_society
+    for info in pkgutil.walk_packages(high_society.__path__, "high_society."):
+        if not any(part.startswith("_") for part in info.name.split(".")):
+            yield importlib.import_module(info.name)
+
+
+def public_objects() -> Iterator[tuple[str, object]]:
+    """``(qualified name, object)`` for every class and function a module exports, with the
+    public methods and properties of the classes; each object once."""
+    seen: set[int] = set()
+    for module in public_modules():
+        for name in getattr(module, "__all__", ()):
+            obj = getattr(module, name)
+            if not (inspect.isclass(obj) or inspect.isfunction(obj)) or id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            yield f"{obj.__module__}.{obj.__qualname__}", obj
+            if inspect.isclass(obj):
+                yield from _members(obj)
+
+
+def _members(cls: type) -> Iterator[tuple[str, object]]:
+    for name, member in vars(cls).items():
+        if name.startswith("_") or isinstance(member, enum.Enum):
+            continue
+        if isinstance(member, property | staticmethod | classmethod) or inspect.isfunction(member):
+            yield f"{cls.__module__}.{cls.__qualname__}.{name}", member
+
+
+def _doc(obj: object) -> str:
+    if isinstance(obj, staticmethod | classmethod):
+        obj = obj.__func__
+    return inspect.cleandoc(getattr(obj, "__doc__", None) or "")
+
+
+def test_every_public_class_function_method_and_property_has_a_docstring() -> None:
+    missing = [name for name, obj in public_objects() if not _doc(obj).strip()]
+    assert missing == [], "no docstring: " + ", ".join(missing)
+
+
+def test_every_public_module_has_a_docstring() -> None:
+    missing = [m.__name__ for m in public_modules() if not (m.__doc__ or "").strip()]
+    assert missing == []
+
+
+_LIBRARY_ERRORS = {
+    name
+    for name, obj in vars(high_society).items()
+    if inspect.isclass(obj) and issubclass(obj, HighSocietyError)
+}
+
+
+def raised_library_errors(obj: object, _seen: set[int] | None = None) -> set[str]:
+    """The library errors that ``obj``'s own code raises by name (``raise XError(...)``) and
+    does not catch; for a class, in its ``__init__`` and ``__attrs_post_init__``. Private
+    helpers of the same module that these call are followed down."""
+    seen = _seen if _seen is not None else set()
+    if id(obj) in seen:
+        return set()
+    seen.add(id(obj))
+    if inspect.isclass(obj):
+        parts = [vars(obj).get(n) for n in ("__init__", "__attrs_post_init__")]
+        functions = [f for f in parts if inspect.isfunction(f)]
+    elif inspect.isfunction(obj):
+        functions = [obj]
+    else:
+        return set()
+    found: set[str] = set()
+    for function in functions:
+        tree = ast.parse(inspect.cleandoc("\n" + inspect.getsource(function)))
+        found |= _scan(tree, frozenset(), inspect.getmodule(function), seen)
+    return found
+
+
+def _scan(node: ast.AST, caught: frozenset[str], module: object, seen: set[int]) -> set[str]:
+    if "HighSocietyError" in caught:
+        return set()
+    if isinstance(node, ast.Try):
+        names = {
+            n.id
+            for h in node.handlers
+            if h.type is not None
+            for n in ast.walk(h.type)
+            if isinstance(n, ast.Name)
+        }
+        found: set[str] = set()
+        for statement in node.body:
+            found |= _scan(statement, caught | names, module, seen)
+        for other in [*node.handlers, *node.orelse, *node.finalbody]:
+            found |= _scan(other, caught, module, seen)
+        return found
+    found = set()
+    if isinstance(node, ast.Raise) and node.exc is not None:
+        exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        if isinstance(exc, ast.Name) and exc.id in _LIBRARY_ERRORS - caught:
+            found.add(exc.id)
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        helper = getattr(module, node.func.id, None)
+        if node.func.id.startswith("_") and inspect.isfunction(helper):
+            found |= raised_library_errors(helper, seen) - caught
+    for child in ast.iter_child_nodes(node):
+        found |= _scan(child, caught, module, seen)
+    return found
+
+
+#: Functions whose scan finds an error that cannot happen, with the reason.
+CANNOT_RAISE = {
+    "high_society.record.record_to_json": "meta was checked when the record was built",
+}
+
+
+def _raising_objects() -> Iterator[tuple[str, object, set[str]]]:
+    for name, obj in public_objects():
+        if isinstance(obj, property | staticmethod | classmethod):
+            continue
+        errors = raised_library_errors(obj)
+        if errors:
+            yield name, obj, errors
+
+
+def test_every_public_function_that_raises_a_library_error_documents_it() -> None:
+    undocumented = []
+    for name, obj, errors in _raising_objects():
+        if name in CANNOT_RAISE:
+            continue
+        doc = _doc(obj)
+        section = doc.split("Raises:", 1)[1] if "Raises:" in doc else ""
+        absent = sorted(e for e in errors if e not in section)
+        if absent:
+            undocumented.append(f"{name} (Raises: {', '.join(absent)})")
+    assert undocumented == [], "undocumented raises: " + "; ".join(undocumented)
+
+
+@pytest.mark.parametrize("name", MUST_DOCUMENT_RAISES)
+def test_the_main_entry_points_document_what_they_raise(name: str) -> None:
+    obj = getattr(high_society, name)
+    assert "Raises:" in _doc(obj)
+    assert raised_library_errors(obj), f"{name} raises nothing? the scan is broken"
+
+
+def test_the_raise_scan_finds_what_it_should() -> None:
+    # The checks above are only as good as this scan.
+    assert raised_library_errors(high_society.apply) == {"IllegalActionError"}
+    assert raised_library_errors(high_society.GameConfig) == {"InvalidConfigError"}
+    assert raised_library_errors(high_society.status_of) == set()
+
+
+# --- The API pages --------------------------------------------------------------------------
+
+_DOCUMENTED = re.compile(
+    r"(?:\.\. (?:auto(?:function|class|exception|data)|py:data)::|\{py:data\})\s+"
+    r"(?:high_society\.)?([A-Za-z_][A-Za-z0-9_]*)\s*$",
+    re.MULTILINE,
+)
+
+
+def documented_names() -> set[str]:
+    """Names given an entry in any docs page (autodoc directives and ``py:data``)."""
+    names: set[str] = set()
+    for page in DOCS.glob("*.md"):
+        names |= set(_DOCUMENTED.findall(page.read_text(encoding="utf-8")))
+    return names
+
+
+def test_every_name_of_the_package_is_in_the_api_reference() -> None:
+    missing = sorted(set(high_society.__all__) - documented_names())
+    assert missing == [], "not in the API pages: " + ", ".join(missing)
+
+
+def test_the_version_lives_in_one_place() -> None:
+    conf = (DOCS / "conf.py").read_text(encoding="utf-8")
+    assert "high_society.__version__" in conf
+    pattern = re.escape(high_society.__version__)
+    for path in [ROOT / "pyproject.toml", *DOCS.glob("*.md")]:
+        text = path.read_text(encoding="utf-8")
+        assert not re.search(rf"version\s*=\s*\"{pattern}\"", text), path
+
+
+# --- The rules-as-code map ------------------------------------------------------------------
+
+RULE_MAP = DOCS / "rules-as-code.md"
+
+
+def defined_tests() -> set[str]:
+    """Names of the test functions defined in tests/ and property_tests/."""
+    names: set[str] = set()
+    for folder in ("tests", "property_tests"):
+        for path in (ROOT / folder).rglob("*.py"):
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            names |= {
+                node.name
+                for node in ast.walk(tree)
+                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            }
+    return names
+
+
+def test_every_test_the_rule_map_names_exists() -> None:
+    # A test is written `test_name` (or `test_name[id]` for one case of it) in the map.
+    named = set(re.findall(r"`(test_\w+)[`\[]", RULE_MAP.read_text(encoding="utf-8")))
+    assert named, "the rule map names no test"
+    missing = sorted(named - defined_tests())
+    assert missing == [], "the rule map names tests that do not exist: " + ", ".join(missing)
+
+
+def _resolve(dotted: str) -> object:
+    module_name, _, rest = dotted.partition(":")
+    obj: object = importlib.import_module(module_name)
+    for part in rest.split(".") if rest else ():
+        obj = getattr(obj, part)
+    return obj
+
+
+def test_every_code_location_the_rule_map_names_exists() -> None:
+    # Code is written `high_society.module:function` (or :Class.member) in the map.
+    named = set(re.findall(r"`(high_society[\w.]*:[\w.]+)`", RULE_MAP.read_text("utf-8")))
+    assert len(named) >= 12
+    missing = []
+    for dotted in sorted(named):
+        try:
+            _resolve(dotted)
+        except (ImportError, AttributeError):
+            missing.append(dotted)
+    assert missing == [], "the rule map names code that does not exist: " + ", ".join(missing)
+
+
+@pytest.mark.parametrize("ruling", [f"R{n}" for n in range(1, 13)])
+def test_the_rule_map_covers_every_ruling_with_a_test_named_after_it(ruling: str) -> None:
+    text = RULE_MAP.read_text(encoding="utf-8")
+    assert re.search(rf"^#+ {ruling} ", text, re.MULTILINE), f"no section for {ruling}"
+    pinned = set(re.findall(rf"`(test_{ruling}_\w+)`", text))
+    assert pinned, f"the rule map names no test_{ruling}_... test"
+    written = {t for t in defined_tests() if t.startswith(f"test_{ruling}_")}
+    assert written <= pinned, "tests of the ruling missing from the map: " + ", ".join(
+        sorted(written - pinned)
+    )

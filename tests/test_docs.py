@@ -8,6 +8,8 @@
 - The rules-as-code guide names only tests that exist and code that exists, and covers every
   ruling R1-R12.
 
+- The README's Python example runs.
+
 The examples in the pages themselves run as doctests (``docs/conftest.py``).
 """
 
@@ -211,6 +213,15 @@ def test_the_version_lives_in_one_place() -> None:
     for path in [ROOT / "pyproject.toml", *DOCS.glob("*.md")]:
         text = path.read_text(encoding="utf-8")
         assert not re.search(rf"version\s*=\s*\"{pattern}\"", text), path
+
+
+def test_the_readme_python_examples_run(capsys: pytest.CaptureFixture[str]) -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
+    assert "GAME_OVER Seat 0 cannot pass: the game is over" in capsys.readouterr().out
 
 
 # --- The rules-as-code map ------------------------------------------------------------------

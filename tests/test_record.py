@@ -596,6 +596,14 @@ def test_the_schema_refuses_what_it_can_see(bad: Case) -> None:
     assert refused == bad.schema_refuses
 
 
+def test_the_schemas_are_shipped_in_the_package() -> None:
+    import tomllib
+
+    pyproject = tomllib.loads((Path(__file__).parents[1] / "pyproject.toml").read_text())
+    data = pyproject["tool"]["setuptools"]["package-data"]["high_society"]
+    assert "schemas/*.json" in data
+
+
 def test_the_runtime_does_not_import_jsonschema() -> None:
     code = (
         "import sys, high_society as h; h.record_schema(); h.validate_record('[]');"

@@ -122,8 +122,8 @@ def _copy_json(value: object, path: str, depth: int = 0) -> JSON:
     """A private deep copy of a JSON value, refusing anything JSON cannot hold."""
     if depth > MAX_JSON_DEPTH:
         raise RecordError(_C.TOO_DEEP, f"meta nests deeper than {MAX_JSON_DEPTH} levels", path=path)
-    if value is None or type(value) in (bool, int, str):
-        return value  # type: ignore[return-value]  # checked just above
+    if value is None or type(value) is bool or type(value) is int or type(value) is str:
+        return value
     if type(value) is float:
         if value != value or value in (float("inf"), float("-inf")):
             raise RecordError(_C.BAD_NUMBER, f"{value!r} is not a JSON number", path=path)

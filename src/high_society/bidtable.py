@@ -7,16 +7,28 @@ A table depends only on the hand, so it is built once per distinct hand and kept
 """
 
 from array import array
+from collections.abc import Sequence
 from functools import lru_cache
 
 __all__ = ["BidTable", "bid_table"]
+
+#: Every subset handed out so far, by its value mask (bit ``v`` set for money value ``v``).
+#: Tables of different hands share these frozensets, so a table holds only two arrays, and
+#: turning an index into a frozenset is one dictionary look-up.
+_SUBSETS: dict[int, frozenset[int]] = {}
+#: Enough for every subset of 16 money values; a game has 11 (R1).
+_SUBSETS_LIMIT = 1 << 16
 
 
 class BidTable:
     """The non-empty subsets of one hand, by total added (ties: cards in ascending order).
 
-    Subsets are stored as bit masks over ``cards`` (the hand, ascending), in compact arrays:
-    a hand of eleven cards costs about 16 KiB.
+    Subsets are stored as value masks (bit ``v`` set when money value ``v`` is in the
+    subset) in compact arrays: a hand of eleven cards costs about 32 KiB.
+
+    >>> table = BidTable(frozenset({1, 2, 3}))
+    >>> list(table.totals), [sorted(table.cards_at(i)) for i in range(len(table.totals))]
+    ([1, 2, 3, 3, 4, 5, 6], [[1], [2], [1, 2], [3], [1, 3], [2, 3], [1, 2, 3]])
     """
 
     __slots__ = ("cards", "masks", "totals")
@@ -24,18 +36,40 @@ class BidTable:
     def __init__(self, hand: frozenset[int]) -> None:
         self.cards: tuple[int, ...] = tuple(sorted(hand))
         cards = self.cards
-        subsets = []
-        for mask in range(1, 1 << len(cards)):
-            chosen = tuple(c for i, c in enumerate(cards) if mask >> i & 1)
-            subsets.append((sum(chosen), chosen, mask))
-        subsets.sort()
-        self.totals = array("q", [total for total, _, _ in subsets])
-        self.masks = array("q", [mask for _, _, mask in subsets])
+        k = len(cards)
+        # All 2**k subsets by doubling, largest card first: bit t of index j stands for
+        # cards[k - 1 - t]. Ties go by cards in ascending order: of two subsets with equal
+        # totals (neither can be a prefix of the other), the one holding the smallest card
+        # of their difference comes first; that card is the highest bit in which the indices
+        # differ, so the larger index comes first. One integer key then sorts both ways.
+        sums = [0]
+        values = [0]
+        for card in reversed(cards):
+            sums += [s + card for s in sums]
+            values += [v | 1 << card for v in values]
+        full = (1 << k) - 1
+        keys = sorted([(s << k) | (full ^ j) for j, s in enumerate(sums)])
+        del keys[0]  # the empty subset, the only one with total 0
+        self.totals = array("q", [key >> k for key in keys])
+        wide = bool(cards) and cards[-1] >= 63  # masks of large values exceed 64 bits
+        chosen = [values[full ^ (key & full)] for key in keys]
+        self.masks: Sequence[int] = chosen if wide else array("q", chosen)
 
     def cards_at(self, index: int) -> frozenset[int]:
         """The subset at ``index``, as a set of money values."""
         mask = self.masks[index]
-        return frozenset([c for i, c in enumerate(self.cards) if mask >> i & 1])
+        try:
+            return _SUBSETS[mask]
+        except KeyError:
+            return _subset(mask)
+
+
+def _subset(mask: int) -> frozenset[int]:
+    cards = frozenset(v for v in range(mask.bit_length()) if mask >> v & 1)
+    if len(_SUBSETS) >= _SUBSETS_LIMIT:
+        _SUBSETS.clear()
+    _SUBSETS[mask] = cards
+    return cards
 
 
 @lru_cache(maxsize=8192)

@@ -9,7 +9,7 @@ from typing import Protocol, assert_never
 
 from high_society.actions import Action, Bid, Pass
 from high_society.cards import CardKind, StatusCard
-from high_society.rules import legal_actions, to_act
+from high_society.rules import LegalActions, legal_actions, to_act
 from high_society.scoring import status_of
 from high_society.state import GameState, Phase
 
@@ -43,6 +43,7 @@ class RandomBot:
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
+        self._randrange = self._rng.randrange
 
     def choose(self, state: GameState) -> Action:
         """A uniformly random legal action.
@@ -50,9 +51,11 @@ class RandomBot:
         Raises:
             ValueError: no seat must act in ``state``.
         """
-        _seat(state)
-        legal = legal_actions(state)
-        return legal[self._rng.randrange(len(legal))]
+        phase = state.phase
+        if phase is not Phase.AUCTION and phase is not Phase.DISCARD:
+            _seat(state)  # raises: no seat acts in a reveal or after the end
+        legal = LegalActions(state)
+        return legal[self._randrange(len(legal))]
 
 
 class HeuristicBot:

@@ -16,6 +16,7 @@ from typing import Final, assert_never, overload
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.bidtable import BidTable, bid_table
 from high_society.cards import (
+    LUXURY,
     MAX_PLAYERS,
     MIN_PLAYERS,
     STANDARD,
@@ -24,7 +25,7 @@ from high_society.cards import (
     sort_cards,
 )
 from high_society.errors import IllegalActionError, InvalidConfigError, Reason
-from high_society.state import GameState, Phase, PlayerState
+from high_society.state import _TABLE, GameState, Phase, PlayerState, _game_state, _player_state
 
 __all__ = [
     "CHANCE",
@@ -41,6 +42,9 @@ __all__ = [
 ]
 
 _FAUX_PAS = StatusCard.FAUX_PAS
+_PASSE = StatusCard.PASSE
+_LUXURY = LUXURY
+_NOTHING: frozenset[int] = frozenset()
 _PRESTIGE = StatusCard.PRESTIGE
 _SCANDALE = StatusCard.SCANDALE
 _REVEAL = Phase.REVEAL
@@ -144,38 +148,56 @@ class LegalActions(Sequence[Action]):
     (2048, Pass(seat=0), Bid(seat=0, cards=frozenset({1})), 1)
     """
 
-    __slots__ = ("_fixed", "_nfixed", "_seat", "_start", "_state", "_table", "min_total")
+    __slots__ = (
+        "_fixed",
+        "_nfixed",
+        "_seat",
+        "_size",
+        "_start",
+        "_state",
+        "_table",
+        "min_total",
+    )
 
     def __init__(self, state: GameState) -> None:
         self._state = state
-        self._table: BidTable | None = None
-        self._start = 0
-        self._seat = state.turn
-        #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).
-        self.min_total: int | None = None
+        seat = self._seat = state.turn
         phase = state.phase
         if phase is _AUCTION:
-            seat = state.turn
-            player = state.players[seat]
-            self._fixed: tuple[Action, ...] = (Pass(seat),)
-            self._table = bid_table(player.hand)
-            highest = state.highest_bid
-            self.min_total = highest + 1
-            self._start = bisect_right(self._table.totals, highest - sum(player.table))
-        elif phase is _REVEAL:
-            self._fixed = tuple(Reveal(card) for card in _distinct(state.deck))
+            # The hot path of every search: one cached table, one bisection, nothing built.
+            players = state.players
+            player = players[seat]
+            table = bid_table(player.hand)
+            self._table: BidTable | None = table
+            highest = max(map(sum, map(_TABLE, players)))
+            #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).
+            self.min_total: int | None = highest + 1
+            start = self._start = bisect_right(table.totals, highest - sum(player.table))
+            self._fixed: tuple[Action, ...] | None = None  # (Pass(seat),), built when asked
+            self._nfixed = 1
+            self._size = 1 + len(table.totals) - start
+            return
+        self._table = None
+        self._start = 0
+        self.min_total = None
+        if phase is _REVEAL:
+            fixed: tuple[Action, ...] = tuple(Reveal(card) for card in _distinct(state.deck))
         elif phase is _DISCARD:
-            owner = state.players[state.turn]
-            self._fixed = tuple(Discard(state.turn, card) for card in owner.luxury_cards)
+            owner = state.players[seat]
+            fixed = tuple(Discard(seat, card) for card in owner.luxury_cards)
         else:
-            self._fixed = ()
-        self._nfixed = len(self._fixed)
+            fixed = ()
+        self._fixed = fixed
+        self._size = self._nfixed = len(fixed)
+
+    def _fixed_actions(self) -> tuple[Action, ...]:
+        fixed = self._fixed
+        if fixed is None:
+            fixed = self._fixed = (Pass(self._seat),)
+        return fixed
 
     def __len__(self) -> int:
-        table = self._table
-        if table is None:
-            return self._nfixed
-        return self._nfixed + len(table.totals) - self._start
+        return self._size
 
     @overload
     def __getitem__(self, index: int) -> Action: ...
@@ -184,20 +206,27 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        nfixed = self._nfixed
+        if type(index) is int and 0 <= index < self._size:  # the common case, first
+            if index >= nfixed:
+                table = self._table
+                assert table is not None
+                return Bid(self._seat, table.cards_at(self._start + index - nfixed))
+            return self._fixed_actions()[index]
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        size = len(self)
+            return [self[i] for i in range(*index.indices(self._size))]
+        size = self._size
         if index < 0:
             index += size
         if not 0 <= index < size:
             raise IndexError("legal action index out of range")
-        if index < self._nfixed:
-            return self._fixed[index]
+        if index < nfixed:
+            return self._fixed_actions()[index]
         assert self._table is not None
-        return Bid(self._seat, self._table.cards_at(self._start + index - self._nfixed))
+        return Bid(self._seat, self._table.cards_at(self._start + index - nfixed))
 
     def __iter__(self) -> Iterator[Action]:
-        yield from self._fixed
+        yield from self._fixed_actions()
         table = self._table
         if table is not None:
             seat = self._seat
@@ -276,6 +305,51 @@ def _esc(text: object) -> str:
 
 def _check(state: GameState, action: object) -> _Problem | None:
     """The first reason ``action`` is illegal in ``state`` (see :class:`Reason`), or None."""
+    # Fast paths: the common legal bids, passes and reveals are recognised with a few
+    # tests. Anything they do not accept goes through the full checks below, which find
+    # the first reason in the fixed order.
+    if type(action) is Bid:
+        seat = action.seat
+        players = state.players
+        if (
+            state.phase is _AUCTION
+            and seat == state.turn
+            and type(seat) is int
+            and 0 <= seat < len(players)
+        ):
+            player = players[seat]
+            cards = action.cards
+            if (
+                not player.passed
+                and type(cards) is frozenset
+                and cards
+                and cards <= player.hand
+                and cards <= _money_set(state.config)
+            ):
+                for card in cards:
+                    if type(card) is not int:  # True == 1 and 2.0 == 2 pass the set tests
+                        break
+                else:
+                    if sum(player.table) + sum(cards) > max(map(sum, map(_TABLE, players))):
+                        return None
+    elif type(action) is Pass:
+        seat = action.seat
+        players = state.players
+        if (
+            state.phase is _AUCTION
+            and seat == state.turn
+            and type(seat) is int
+            and 0 <= seat < len(players)
+            and not players[seat].passed
+        ):
+            return None
+    elif (
+        type(action) is Reveal
+        and state.phase is _REVEAL
+        and type(action.card) is StatusCard
+        and action.card in state.deck
+    ):
+        return None
     kind = type(action)
     if kind is Bid or kind is Pass or kind is Discard:
         assert isinstance(action, Bid | Pass | Discard)
@@ -312,6 +386,18 @@ def _check_reveal(state: GameState, action: Reveal) -> _Problem | None:
 
 
 _VERB = {Bid: "bid", Pass: "pass", Discard: "discard"}
+_MONEY_SETS: dict[GameConfig, frozenset[int]] = {}
+
+
+def _money_set(config: GameConfig) -> frozenset[int]:
+    """``frozenset(config.money)``, kept per configuration."""
+    try:
+        return _MONEY_SETS[config]
+    except KeyError:
+        if len(_MONEY_SETS) > 64:
+            _MONEY_SETS.clear()
+        money = _MONEY_SETS[config] = frozenset(config.money)
+        return money
 
 
 def _check_player_action(state: GameState, action: Bid | Pass | Discard) -> _Problem | None:
@@ -414,7 +500,6 @@ def _check_bid(state: GameState, action: Bid) -> _Problem | None:
     seat = action.seat
     cards = action.cards
     player = state.players[seat]
-    shown = ", ".join(map(str, sorted(cards)))
     if not cards.isdisjoint(player.table):
         again = ", ".join(map(str, sorted(cards & player.table)))
         return (
@@ -432,6 +517,7 @@ def _check_bid(state: GameState, action: Bid) -> _Problem | None:
     new_total = sum(player.table) + sum(cards)
     highest = state.highest_bid
     if new_total <= highest:
+        shown = ", ".join(map(str, sorted(cards)))
         raise_ = f" (adding {shown} to {sum(player.table)})" if player.table else ""
         return (
             Reason.BID_TOO_LOW,
@@ -445,15 +531,17 @@ def _check_bid(state: GameState, action: Bid) -> _Problem | None:
 
 
 def _apply_legal(state: GameState, action: Action) -> GameState:
+    # Class patterns without sub-patterns, most frequent first: binding fields through
+    # ``__match_args__`` costs more than the transition itself.
     match action:
-        case Reveal(card):
-            return _reveal(state, card)
-        case Bid(seat, cards):
-            return _bid(state, seat, cards)
-        case Pass(seat):
-            return _pass(state, seat)
-        case Discard(seat, card):
-            return _discard(state, seat, card)
+        case Pass():
+            return _pass(state, action.seat)
+        case Bid():
+            return _bid(state, action.seat, action.cards)
+        case Reveal():
+            return _reveal(state, action.card)
+        case Discard():
+            return _discard(state, action.seat, action.card)
         case _:
             assert_never(action)
 
@@ -464,41 +552,50 @@ def _reveal(state: GameState, card: StatusCard) -> GameState:
     deck = deck[:i] + deck[i + 1 :]
     if (card is _PRESTIGE or card is _SCANDALE) and _PRESTIGE not in deck and _SCANDALE not in deck:
         # R9: the last dark-green card ends the game at once and goes to nobody.
-        return GameState(
+        return _game_state(
             state.config, state.players, deck, _OVER, state.turn, None, state.removed, card
         )
-    return GameState(state.config, state.players, deck, _AUCTION, state.turn, card, state.removed)
+    return _game_state(
+        state.config, state.players, deck, _AUCTION, state.turn, card, state.removed, None
+    )
 
 
 def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     players = state.players
     p = players[seat]
-    bidder = PlayerState(p.hand - cards, p.table | cards, p.spent, False, p.status_cards)
-    players = (*players[:seat], bidder, *players[seat + 1 :])
+    bidder = _player_state(p.hand - cards, p.table | cards, p.spent, False, p.status_cards)
+    seats = list(players)
+    seats[seat] = bidder
+    players = tuple(seats)
     n = len(players)
     nxt = (seat + 1) % n
     while players[nxt].passed:  # only a normal auction has passed players (R6)
         nxt = (nxt + 1) % n
-    return GameState(state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed)
+    return _game_state(
+        state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed, None
+    )
 
 
 def _pass(state: GameState, seat: int) -> GameState:
     card = state.auction
     assert card is not None
-    if card.is_disgrace:
+    if card is _PASSE or card is _SCANDALE or card is _FAUX_PAS:  # R7 (not a set: no hashing)
         return _end_disgrace_auction(state, seat, card)
-    players = state.players
-    p = players[seat]
-    passer = PlayerState(p.hand | p.table, frozenset(), p.spent, True, p.status_cards)
-    players = (*players[:seat], passer, *players[seat + 1 :])
-    active = [i for i, q in enumerate(players) if not q.passed]
-    if len(active) == 1:
-        return _end_normal_auction(state, players, active[0], card)
+    p = state.players[seat]
+    passer = _player_state(p.hand | p.table, _NOTHING, p.spent, True, p.status_cards)
+    seats = list(state.players)
+    seats[seat] = passer
+    players = tuple(seats)
+    passed = [q.passed for q in seats]
+    if passed.count(False) == 1:
+        return _end_normal_auction(state, players, passed.index(False), card)
     n = len(players)
     nxt = (seat + 1) % n
-    while players[nxt].passed:
+    while passed[nxt]:
         nxt = (nxt + 1) % n
-    return GameState(state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed)
+    return _game_state(
+        state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed, None
+    )
 
 
 def _end_normal_auction(
@@ -509,17 +606,19 @@ def _end_normal_auction(
     new_players = []
     for i, p in enumerate(players):
         if i != winner:
-            new_players.append(PlayerState(p.hand, p.table, p.spent, False, p.status_cards))
+            new_players.append(_player_state(p.hand, p.table, p.spent, False, p.status_cards))
             continue
         owned = p.status_cards
-        if card.is_luxury and _FAUX_PAS in owned:
+        if _FAUX_PAS in owned and card in _LUXURY:
             # R8: a pending Faux Pas takes this luxury card at once, and both leave the game.
             owned = tuple(c for c in owned if c is not _FAUX_PAS)
             removed = sort_cards((*removed, _FAUX_PAS, card))
         else:
             owned = sort_cards((*owned, card))
-        new_players.append(PlayerState(p.hand, frozenset(), p.spent | p.table, False, owned))
-    return GameState(state.config, tuple(new_players), state.deck, _REVEAL, winner, None, removed)
+        new_players.append(_player_state(p.hand, _NOTHING, p.spent | p.table, False, owned))
+    return _game_state(
+        state.config, tuple(new_players), state.deck, _REVEAL, winner, None, removed, None
+    )
 
 
 def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> GameState:
@@ -528,16 +627,18 @@ def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> Ga
     for i, p in enumerate(state.players):
         if i == passer:
             owned = sort_cards((*p.status_cards, card))
-            new_players.append(PlayerState(p.hand | p.table, frozenset(), p.spent, False, owned))
-        else:
+            new_players.append(_player_state(p.hand | p.table, _NOTHING, p.spent, False, owned))
+        elif p.table or p.passed:
             new_players.append(
-                PlayerState(p.hand, frozenset(), p.spent | p.table, False, p.status_cards)
+                _player_state(p.hand, _NOTHING, p.spent | p.table, False, p.status_cards)
             )
+        else:  # nothing face up, not passed: the seat is unchanged
+            new_players.append(p)
     # R8: with luxury cards to lose, the discard is the player's own next action.
     taker = new_players[passer]
     phase = _DISCARD if card is _FAUX_PAS and taker.luxury_cards else _REVEAL
-    return GameState(
-        state.config, tuple(new_players), state.deck, phase, passer, None, state.removed
+    return _game_state(
+        state.config, tuple(new_players), state.deck, phase, passer, None, state.removed, None
     )
 
 
@@ -545,8 +646,8 @@ def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
     players = state.players
     p = players[seat]
     owned = tuple(c for c in p.status_cards if c is not card and c is not _FAUX_PAS)
-    player = PlayerState(p.hand, p.table, p.spent, p.passed, owned)
-    return GameState(
+    player = _player_state(p.hand, p.table, p.spent, p.passed, owned)
+    return _game_state(
         state.config,
         (*players[:seat], player, *players[seat + 1 :]),
         state.deck,
@@ -554,4 +655,5 @@ def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
         seat,
         None,
         sort_cards((*state.removed, _FAUX_PAS, card)),
+        None,
     )

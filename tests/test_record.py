@@ -433,6 +433,8 @@ def test_meta_is_a_private_copy() -> None:
         ({"x": object()}, _C.WRONG_TYPE),
         ({"x": float("nan")}, _C.BAD_NUMBER),
         ({1: "x"}, _C.WRONG_TYPE),
+        ({"x": "\ud800"}, _C.NOT_UTF8),
+        ({"\ud800": 1}, _C.WRONG_TYPE),
         ([1], _C.WRONG_TYPE),
     ],
 )
@@ -445,6 +447,8 @@ def test_meta_must_be_a_json_object(meta: Any, code: str) -> None:
 def test_a_record_refuses_bad_players_and_non_actions() -> None:
     with pytest.raises(RecordError, match="BAD_PLAYERS"):
         GameRecord(["Ada", "Ben"])
+    with pytest.raises(RecordError, match="BAD_PLAYERS"):
+        GameRecord(["Ada", "Ben", "C\ud800"])  # UTF-8 cannot write it
     with pytest.raises(RecordError, match="NOT_AN_ACTION"):
         GameRecord(NAMES, ["pass"])  # type: ignore[list-item]
 

@@ -46,6 +46,7 @@ from high_society.serial import (
     MAX_JSON_DEPTH,
     JSONObject,
     RecordCode,
+    _key_path,
     _kind,
     _object,
     _show,
@@ -104,6 +105,8 @@ def _check_players(value: object, path: str = "$.players") -> tuple[str, ...]:
             )
         if not name:
             raise RecordError(_C.BAD_PLAYERS, "a player's name must not be empty", path=where)
+        if not _is_text(name):
+            raise RecordError(_C.BAD_PLAYERS, "a player's name must be Unicode text", path=where)
         if name in names:
             raise RecordError(
                 _C.BAD_PLAYERS, f"the name {_show(name)} is given to two seats", path=where
@@ -118,10 +121,21 @@ def _check_players(value: object, path: str = "$.players") -> tuple[str, ...]:
     return tuple(names)
 
 
+def _is_text(text: str) -> bool:
+    """False for a string holding a lone surrogate, which UTF-8 cannot encode."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _copy_json(value: object, path: str, depth: int = 0) -> JSON:
     """A private deep copy of a JSON value, refusing anything JSON cannot hold."""
     if depth > MAX_JSON_DEPTH:
         raise RecordError(_C.TOO_DEEP, f"meta nests deeper than {MAX_JSON_DEPTH} levels", path=path)
+    if type(value) is str and not _is_text(value):
+        raise RecordError(_C.NOT_UTF8, "a string holds a lone surrogate", path=path)
     if value is None or type(value) is bool or type(value) is int or type(value) is str:
         return value
     if type(value) is float:
@@ -133,9 +147,9 @@ def _copy_json(value: object, path: str, depth: int = 0) -> JSON:
     if isinstance(value, Mapping):
         copy: JSONObject = {}
         for key, item in value.items():
-            if type(key) is not str:
+            if type(key) is not str or not _is_text(key):
                 raise RecordError(_C.WRONG_TYPE, f"a key must be a string, not {key!r}", path=path)
-            copy[key] = _copy_json(item, f"{path}.{key}", depth + 1)
+            copy[key] = _copy_json(item, _key_path(path, key), depth + 1)
         return copy
     raise RecordError(_C.WRONG_TYPE, f"{_kind(value)} is not a JSON value", path=path)
 

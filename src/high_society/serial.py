@@ -21,7 +21,7 @@ import enum
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import NoReturn, TypeAlias, assert_never
 
@@ -203,7 +203,7 @@ def parse_json(data: str | bytes, *, limit: int = MAX_JSON_BYTES) -> JSON:
         ) from None
     except ValueError as error:  # Python's limit on the digits of an int
         raise RecordError(_C.BAD_NUMBER, f"a number is too long: {error}") from None
-    _check_tree(value)
+    _check_tree(value, text)
     return value
 
 
@@ -215,22 +215,36 @@ def _too_deep() -> str:
     return f"lists and objects nest deeper than the limit of {MAX_JSON_DEPTH} levels"
 
 
-def _check_tree(value: JSON) -> None:
-    """Depth and lone surrogates, without recursion (the value may be large)."""
-    stack: list[tuple[JSON, int]] = [(value, 0)]
+#: A ``\\uD800``-``\\uDFFF`` escape: only text holding one can decode to a lone surrogate.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _check_tree(value: JSON, text: str) -> None:
+    """Depth and lone surrogates, without recursion (the value may be large). The strings are
+    only looked at when the text has a surrogate escape at all, which is rare."""
+    strings = _SURROGATE_ESCAPE.search(text) is not None
+    if isinstance(value, str) and strings:
+        _check_text(value)
+    stack: list[tuple[JSON, int]] = [(value, 0)] if isinstance(value, list | dict) else []
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, str):
-            _check_text(item)
-        elif isinstance(item, list | dict):
-            if depth >= MAX_JSON_DEPTH:
-                raise RecordError(_C.TOO_DEEP, _too_deep())
-            if isinstance(item, dict):
-                for key, child in item.items():
+        if depth >= MAX_JSON_DEPTH:
+            raise RecordError(_C.TOO_DEEP, _too_deep())
+        children: Iterable[JSON]
+        if isinstance(item, dict):
+            if strings:
+                for key in item:
                     _check_text(key)
-                    stack.append((child, depth + 1))
-            else:
-                stack.extend((child, depth + 1) for child in item)
+            children = item.values()
+        else:
+            assert isinstance(item, list)
+            children = item
+        for child in children:
+            kind = type(child)
+            if kind is dict or kind is list:
+                stack.append((child, depth + 1))
+            elif strings and isinstance(child, str):
+                _check_text(child)
 
 
 def _check_text(text: str) -> None:

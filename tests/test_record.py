@@ -382,6 +382,21 @@ def test_the_fixture_files_validate_as_documented() -> None:
     assert (six.code, six.index) == ("BAD_PLAYERS", None)
 
 
+@pytest.mark.parametrize(
+    ("text", "code", "path"),
+    [
+        (doc([R("luxury-7"), B(0, *range(100, 300_100))]), "INVALID_CARD", "$.actions[1].cards[0]"),
+        (doc([], [f"P{i}" for i in range(300_000)]), "BAD_PLAYERS", "$.players"),
+    ],
+    ids=["300,000 bid cards", "300,000 players"],
+)
+def test_long_lists_are_judged_in_linear_time(text: str, code: str, path: str) -> None:
+    # Quadratic duplicate checks would take hours here.
+    error = validate_record(text).error
+    assert error is not None
+    assert (error.code, error.path) == (code, path)
+
+
 # --- Round trips -----------------------------------------------------------------------------
 
 

@@ -97,6 +97,7 @@ def _check_players(value: object, path: str = "$.players") -> tuple[str, ...]:
             _C.BAD_PLAYERS, f"players must be a list of names, not {_kind(value)}", path=path
         )
     names: list[str] = []
+    seen: set[str] = set()  # a set: a hostile list may be long
     for i, name in enumerate(value):
         where = f"{path}[{i}]"
         if type(name) is not str:
@@ -107,11 +108,12 @@ def _check_players(value: object, path: str = "$.players") -> tuple[str, ...]:
             raise RecordError(_C.BAD_PLAYERS, "a player's name must not be empty", path=where)
         if not _is_text(name):
             raise RecordError(_C.BAD_PLAYERS, "a player's name must be Unicode text", path=where)
-        if name in names:
+        if name in seen:
             raise RecordError(
                 _C.BAD_PLAYERS, f"the name {_show(name)} is given to two seats", path=where
             )
         names.append(name)
+        seen.add(name)
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise RecordError(
             _C.BAD_PLAYERS,

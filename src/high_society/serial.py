@@ -384,9 +384,10 @@ def _money_list(value: object, path: str, index: int | None = None) -> list[int]
     """
     items = _list(value, path, index, "money cards")
     cards: list[int] = []
+    seen: set[int] = set()  # a set: a hostile list may be long
     for i, item in enumerate(items):
         card = _int(item, f"{path}[{i}]", index, "a money card")
-        if card in cards:
+        if card in seen:
             _fail(
                 _C.DUPLICATE_CARD,
                 f"the money card {_show(card)} is listed twice",
@@ -394,6 +395,7 @@ def _money_list(value: object, path: str, index: int | None = None) -> list[int]
                 index,
             )
         cards.append(card)
+        seen.add(card)
     return cards
 
 

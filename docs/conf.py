@@ -26,6 +26,7 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
+    "sphinx.ext.viewcode",
 ]
 source_suffix = {".md": "markdown"}
 root_doc = "index"

@@ -368,4 +368,7 @@ def run(
         play_interactive(args.players, args.seat, seed, console)
     except Quit:
         console.say("You left the game.")
+    except KeyboardInterrupt:
+        console.say()  # end the prompt's line; the command line reports the interruption
+        raise
     return 0

@@ -237,11 +237,50 @@ class LegalActions(Sequence[Action]):
         return _check(self._state, action) is None
 
     def bids(self) -> Sequence[Action]:
-        """The bids alone (no ``Pass``), in the same order."""
-        return self[self._nfixed :] if self._table is not None else []
+        """The bids alone (no ``Pass``), in the same order: a lazy view like this one."""
+        return _Bids(self) if self._table is not None else []
 
     def __repr__(self) -> str:
         return f"<LegalActions: {len(self)} actions>"
+
+
+class _Bids(Sequence[Action]):
+    """The bids of a :class:`LegalActions`, without building them (see ``bids()``)."""
+
+    __slots__ = ("_legal",)
+
+    def __init__(self, legal: LegalActions) -> None:
+        self._legal = legal
+
+    def __len__(self) -> int:
+        return len(self._legal) - 1
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("bid index out of range")
+        return self._legal[index + 1]
+
+    def __iter__(self) -> Iterator[Action]:
+        legal = iter(self._legal)
+        next(legal)  # Pass
+        return legal
+
+    def __contains__(self, action: object) -> bool:
+        return type(action) is Bid and action in self._legal
+
+    def __repr__(self) -> str:
+        return f"<bids: {len(self)} actions>"
 
 
 def legal_actions(state: GameState) -> LegalActions:

@@ -245,7 +245,8 @@ def test_R8_a_pending_faux_pas_does_not_take_a_prestige_card() -> None:
 def test_R8_a_faux_pas_still_pending_at_the_end_has_no_effect_on_the_score() -> None:
     without = finished([[L(4), PRESTIGE], [L(2)], []], [[1], [2], [3]])
     pending = finished([[L(4), PRESTIGE], [L(2)], [FAUX_PAS]], [[1], [2], [3]])
-    assert result(pending).scores == result(without).scores == (Fraction(8), Fraction(2), Fraction(0))
+    scores = (Fraction(8), Fraction(2), Fraction(0))
+    assert result(pending).scores == result(without).scores == scores
     assert result(pending).winners == result(without).winners == (1,)
     assert result(pending).breakdowns[2].faux_pas_pending
 

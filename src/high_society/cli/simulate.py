@@ -1,0 +1,87 @@
+"""``high-society simulate``: many games between bots, timed and summed up."""
+
+import argparse
+import json
+import sys
+from typing import TextIO
+
+from high_society.cards import MAX_PLAYERS, MIN_PLAYERS
+from high_society.simulate import POLICIES, SimulationStats, simulate
+
+__all__ = ["format_stats", "register", "run"]
+
+
+def _count(text: str) -> int:
+    """A whole number >= 1, for argparse (which turns the ValueError into exit code 2)."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+_count.__name__ = "count"  # argparse names the type in its message: "invalid count value"
+
+
+def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Add the ``simulate`` subcommand."""
+    parser = subparsers.add_parser(
+        "simulate",
+        help="play many games between bots and report speed and statistics",
+        description="Play many games between built-in bots and report how fast the engine "
+        "plays them and what they looked like. With --policy uniform every decision picks "
+        "uniformly among all legal actions: the standard workload for comparing engines. "
+        "The statistics depend only on the arguments; the timing does not.",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        default=4,
+        help="players per game (3 to 5, default 4)",
+    )
+    parser.add_argument("--games", type=_count, default=1000, help="number of games (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed for bots and deck (default 1)")
+    parser.add_argument(
+        "--policy",
+        choices=POLICIES,
+        default="uniform",
+        help="uniformly random bots or the heuristic bot (default uniform)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Run the simulation that ``args`` describe and print the report."""
+    stream = out if out is not None else sys.stdout
+    stats = simulate(args.players, args.games, args.seed, args.policy)
+    if args.json:
+        print(json.dumps(stats.as_dict(), indent=2), file=stream)
+    else:
+        for line in format_stats(stats):
+            print(line, file=stream)
+    return 0
+
+
+def _percent(part: float) -> str:
+    return f"{100 * part:.1f}%"
+
+
+def format_stats(stats: SimulationStats) -> list[str]:
+    """The report for people, one line per figure."""
+    wins = "  ".join(f"seat {seat}: {_percent(rate)}" for seat, rate in enumerate(stats.win_rates))
+    status = stats.mean_winning_status
+    return [
+        f"{stats.games} games, {stats.players} players, {stats.policy} policy, seed {stats.seed}",
+        f"  speed:          {stats.games_per_second:,.0f} games/s, "
+        f"{stats.actions_per_second:,.0f} actions/s ({stats.seconds:.2f} s; "
+        f"{stats.actions_per_game:.1f} actions per game, reveals included)",
+        f"  auctions/game:  mean {stats.auctions_mean:.2f}, min {stats.auctions_min}, "
+        f"max {stats.auctions_max}",
+        f"  wins:           {wins}",
+        f"                  shared {_percent(stats.shared_wins / stats.games)}, "
+        f"no winner (all cast out) {_percent(stats.no_winner / stats.games)}",
+        f"  cast out:       {_percent(stats.cast_out_rate)} of seats",
+        "  winning status: "
+        + (f"mean {status:.2f}" if status is not None else "none (no game had a winner)"),
+    ]

@@ -5,8 +5,9 @@
     python3 tasks.py test             set up .venv with the dev tools and run every check
 
 Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``typecheck``,
-``pytest [ARGS...]``, ``docs`` (the documentation site, into docs/_build/html). Only the
-standard library is used here.
+``pytest [ARGS...]``, ``docs`` (the documentation site, into docs/_build/html), ``bench
+[PYTEST-ARGS...]`` (the benchmark suite and throughput report of docs/performance.md; not
+part of ``test``). Only the standard library is used here.
 """
 
 import hashlib
@@ -94,6 +95,23 @@ def test() -> None:
     run(BIN / "high-society", "demo", "--seed", "1")
 
 
+def bench(*args: str) -> None:
+    """The benchmarks: pytest-benchmark timings, then the throughput report (a few minutes)."""
+    run(
+        BIN / "pytest",
+        "benchmarks",
+        "-o",
+        "python_files=bench_*.py",
+        "-p",
+        "no:cacheprovider",
+        "--benchmark-only",
+        "--benchmark-sort=name",
+        "--benchmark-columns=min,median,mean,ops,rounds",
+        *args,
+    )
+    run(PY, "-m", "benchmarks.report")
+
+
 def main(argv: list[str]) -> None:
     if not argv or argv[0] in {"-h", "--help"}:
         print(__doc__)
@@ -112,6 +130,9 @@ def main(argv: list[str]) -> None:
     elif task == "pytest":
         setup("dev")
         pytest(*rest)
+    elif task == "bench":
+        setup("dev")
+        bench(*rest)
     else:
         sys.exit(f"unknown task {task!r}; see python3 tasks.py --help")
 

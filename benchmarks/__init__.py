@@ -1,0 +1,1 @@
+"""Benchmarks of the engine: ``python3 tasks.py bench`` (see docs/performance.md)."""

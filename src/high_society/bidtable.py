@@ -8,7 +8,6 @@ A table depends only on the hand, so it is built once per distinct hand and kept
 
 from array import array
 from collections.abc import Sequence
-from functools import lru_cache
 
 __all__ = ["BidTable", "bid_table"]
 
@@ -72,7 +71,18 @@ def _subset(mask: int) -> frozenset[int]:
     return cards
 
 
-@lru_cache(maxsize=8192)
+#: Tables by hand. The 2**11 hands of the standard game all fit; a plain dict is cheaper
+#: to consult than ``functools.lru_cache``, and ``rules`` reads it directly.
+_TABLES: dict[frozenset[int], BidTable] = {}
+_TABLES_LIMIT = 8192
+
+
 def bid_table(hand: frozenset[int]) -> BidTable:
-    """The (cached) table of ``hand``. 2**11 hands of the standard game fit the cache."""
-    return BidTable(hand)
+    """The (cached) table of ``hand``."""
+    try:
+        return _TABLES[hand]
+    except KeyError:
+        if len(_TABLES) >= _TABLES_LIMIT:
+            _TABLES.clear()
+        table = _TABLES[hand] = BidTable(hand)
+        return table

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Final, assert_never, overload
 
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
-from high_society.bidtable import BidTable, bid_table
+from high_society.bidtable import _TABLES, BidTable, bid_table
 from high_society.cards import (
     LUXURY,
     MAX_PLAYERS,
@@ -25,7 +25,14 @@ from high_society.cards import (
     sort_cards,
 )
 from high_society.errors import IllegalActionError, InvalidConfigError, Reason
-from high_society.state import _TABLE, GameState, Phase, PlayerState, _game_state, _player_state
+from high_society.state import (
+    GameState,
+    Phase,
+    PlayerState,
+    _game_state,
+    _player_state,
+    _set_highest_bid,
+)
 
 __all__ = [
     "CHANCE",
@@ -167,9 +174,12 @@ class LegalActions(Sequence[Action]):
             # The hot path of every search: one cached table, one bisection, nothing built.
             players = state.players
             player = players[seat]
-            table = bid_table(player.hand)
+            try:
+                table = _TABLES[player.hand]
+            except KeyError:
+                table = bid_table(player.hand)
             self._table: BidTable | None = table
-            highest = max(map(sum, map(_TABLE, players)))
+            highest = state._highest
             #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).
             self.min_total: int | None = highest + 1
             start = self._start = bisect_right(table.totals, highest - sum(player.table))
@@ -369,7 +379,7 @@ def _check(state: GameState, action: object) -> _Problem | None:
                     if type(card) is not int:  # True == 1 and 2.0 == 2 pass the set tests
                         break
                 else:
-                    if sum(player.table) + sum(cards) > max(map(sum, map(_TABLE, players))):
+                    if sum(player.table) + sum(cards) > state._highest:
                         return None
     elif type(action) is Pass:
         seat = action.seat
@@ -425,18 +435,21 @@ def _check_reveal(state: GameState, action: Reveal) -> _Problem | None:
 
 
 _VERB = {Bid: "bid", Pass: "pass", Discard: "discard"}
-_MONEY_SETS: dict[GameConfig, frozenset[int]] = {}
+#: The configuration asked about last, with its money as a set. One tuple, replaced whole,
+#: so no reader pairs one configuration with another's money; compared by identity, since
+#: hashing a GameConfig is a Python-level call.
+_LAST_MONEY: tuple[GameConfig | None, frozenset[int]] = (None, frozenset())
 
 
 def _money_set(config: GameConfig) -> frozenset[int]:
-    """``frozenset(config.money)``, kept per configuration."""
-    try:
-        return _MONEY_SETS[config]
-    except KeyError:
-        if len(_MONEY_SETS) > 64:
-            _MONEY_SETS.clear()
-        money = _MONEY_SETS[config] = frozenset(config.money)
-        return money
+    """``frozenset(config.money)``, kept for the configuration asked about last."""
+    global _LAST_MONEY
+    last = _LAST_MONEY
+    if last[0] is config:
+        return last[1]
+    money = frozenset(config.money)
+    _LAST_MONEY = (config, money)
+    return money
 
 
 def _check_player_action(state: GameState, action: Bid | Pass | Discard) -> _Problem | None:
@@ -594,15 +607,18 @@ def _reveal(state: GameState, card: StatusCard) -> GameState:
         return _game_state(
             state.config, state.players, deck, _OVER, state.turn, None, state.removed, card
         )
-    return _game_state(
+    new = _game_state(
         state.config, state.players, deck, _AUCTION, state.turn, card, state.removed, None
     )
+    _set_highest_bid(new, state._highest)  # the same tables
+    return new
 
 
 def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     players = state.players
     p = players[seat]
-    bidder = _player_state(p.hand - cards, p.table | cards, p.spent, False, p.status_cards)
+    table = p.table | cards
+    bidder = _player_state(p.hand - cards, table, p.spent, False, p.status_cards)
     seats = list(players)
     seats[seat] = bidder
     players = tuple(seats)
@@ -610,9 +626,12 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     nxt = (seat + 1) % n
     while players[nxt].passed:  # only a normal auction has passed players (R6)
         nxt = (nxt + 1) % n
-    return _game_state(
+    new = _game_state(
         state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed, None
     )
+    # Only the bidder's total changed, and it only grew.
+    _set_highest_bid(new, max(state._highest, sum(table)))
+    return new
 
 
 def _pass(state: GameState, seat: int) -> GameState:
@@ -621,20 +640,41 @@ def _pass(state: GameState, seat: int) -> GameState:
     if card is _PASSE or card is _SCANDALE or card is _FAUX_PAS:  # R7 (not a set: no hashing)
         return _end_disgrace_auction(state, seat, card)
     p = state.players[seat]
-    passer = _player_state(p.hand | p.table, _NOTHING, p.spent, True, p.status_cards)
+    hand = p.hand | p.table if p.table else p.hand
+    passer = _player_state(hand, _NOTHING, p.spent, True, p.status_cards)
     seats = list(state.players)
     seats[seat] = passer
     players = tuple(seats)
-    passed = [q.passed for q in seats]
-    if passed.count(False) == 1:
-        return _end_normal_auction(state, players, passed.index(False), card)
     n = len(players)
     nxt = (seat + 1) % n
-    while passed[nxt]:
+    while players[nxt].passed:
         nxt = (nxt + 1) % n
-    return _game_state(
+    after = (nxt + 1) % n
+    while players[after].passed:
+        after = (after + 1) % n
+    if after == nxt:  # R6: the last player in takes the card
+        return _end_normal_auction(state, players, nxt, card)
+    new = _game_state(
         state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed, None
     )
+    highest = state._highest
+    if not p.table or sum(p.table) < highest:  # the passer did not hold the highest bid
+        _set_highest_bid(new, highest)
+    return new
+
+
+#: Canonical rank of each card by its value: a dict keyed by the value string, because
+#: hashing an Enum member is a Python-level call (``Enum.__hash__``).
+_RANK = {card._value_: rank for rank, card in enumerate(StatusCard)}
+
+
+def _with_card(cards: tuple[StatusCard, ...], card: StatusCard) -> tuple[StatusCard, ...]:
+    """``sort_cards((*cards, card))`` for ``cards`` already in canonical order."""
+    rank = _RANK[card._value_]
+    for i, c in enumerate(cards):
+        if _RANK[c._value_] > rank:
+            return (*cards[:i], card, *cards[i:])
+    return (*cards, card)
 
 
 def _end_normal_auction(
@@ -643,8 +683,10 @@ def _end_normal_auction(
     """R6: the last player in pays with their face-up cards and takes the card."""
     removed = state.removed
     new_players = []
+    face_up = False
     for i, p in enumerate(players):
         if i != winner:
+            face_up = face_up or bool(p.table)
             new_players.append(_player_state(p.hand, p.table, p.spent, False, p.status_cards))
             continue
         owned = p.status_cards
@@ -653,11 +695,14 @@ def _end_normal_auction(
             owned = tuple(c for c in owned if c is not _FAUX_PAS)
             removed = sort_cards((*removed, _FAUX_PAS, card))
         else:
-            owned = sort_cards((*owned, card))
+            owned = _with_card(owned, card)
         new_players.append(_player_state(p.hand, _NOTHING, p.spent | p.table, False, owned))
-    return _game_state(
+    new = _game_state(
         state.config, tuple(new_players), state.deck, _REVEAL, winner, None, removed, None
     )
+    if not face_up:  # always so: the others passed and took their cards back
+        _set_highest_bid(new, 0)
+    return new
 
 
 def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> GameState:
@@ -665,7 +710,7 @@ def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> Ga
     new_players = []
     for i, p in enumerate(state.players):
         if i == passer:
-            owned = sort_cards((*p.status_cards, card))
+            owned = _with_card(p.status_cards, card)
             new_players.append(_player_state(p.hand | p.table, _NOTHING, p.spent, False, owned))
         elif p.table or p.passed:
             new_players.append(
@@ -676,9 +721,11 @@ def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> Ga
     # R8: with luxury cards to lose, the discard is the player's own next action.
     taker = new_players[passer]
     phase = _DISCARD if card is _FAUX_PAS and taker.luxury_cards else _REVEAL
-    return _game_state(
+    new = _game_state(
         state.config, tuple(new_players), state.deck, phase, passer, None, state.removed, None
     )
+    _set_highest_bid(new, 0)  # every seat's face-up cards are gone
+    return new
 
 
 def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:

@@ -6,6 +6,7 @@ multiset, kept as a tuple in canonical order. Build the first state with
 """
 
 import enum
+import functools
 from operator import attrgetter
 
 import attrs
@@ -108,6 +109,13 @@ class GameState:
     @property
     def highest_bid(self) -> int:
         """The highest face-up total on the table this round (0 when nobody has bid)."""
+        return self._highest
+
+    @functools.cached_property
+    def _highest(self) -> int:
+        # Worked out once per state and kept in a slot of its own. Not a field: equality,
+        # hashing, repr and pickling ignore it, and it always equals what the players'
+        # tables add up to (the rules fill it only with a value they know for certain).
         return max(map(sum, map(_TABLE, self.players)))
 
     @property
@@ -117,6 +125,10 @@ class GameState:
 
 
 _TABLE = attrgetter("table")
+# attrs turns the cached property into a slot; the rules fill it when a transition knows
+# the value for certain (a bid raises it to the bidder's total, ...), else it is computed
+# on first use.
+_set_highest_bid = GameState.__dict__["_highest"].__set__
 
 # Fast constructors for the rules' hot path. They build exactly what the attrs ``__init__``
 # builds (the classes have no validators, converters or post-init), by setting each slot

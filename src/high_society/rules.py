@@ -138,6 +138,9 @@ def _distinct(cards: tuple[StatusCard, ...]) -> tuple[StatusCard, ...]:
     return tuple(dict.fromkeys(cards))
 
 
+_PASSES = tuple(Pass(seat) for seat in range(MAX_PLAYERS))
+
+
 class LegalActions(Sequence[Action]):
     """Every legal action in one state, as a lazy, read-only sequence.
 
@@ -203,7 +206,9 @@ class LegalActions(Sequence[Action]):
     def _fixed_actions(self) -> tuple[Action, ...]:
         fixed = self._fixed
         if fixed is None:
-            fixed = self._fixed = (Pass(self._seat),)
+            seat = self._seat
+            # Actions are values: one shared Pass per seat serves every auction.
+            fixed = self._fixed = (_PASSES[seat] if 0 <= seat < MAX_PLAYERS else Pass(seat),)
         return fixed
 
     def __len__(self) -> int:
@@ -222,7 +227,8 @@ class LegalActions(Sequence[Action]):
                 table = self._table
                 assert table is not None
                 return Bid(self._seat, table.cards_at(self._start + index - nfixed))
-            return self._fixed_actions()[index]
+            fixed = self._fixed
+            return (fixed if fixed is not None else self._fixed_actions())[index]
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._size))]
         size = self._size

@@ -30,7 +30,7 @@ class BidTable:
     ([1, 2, 3, 3, 4, 5, 6], [[1], [2], [1, 2], [3], [1, 3], [2, 3], [1, 2, 3]])
     """
 
-    __slots__ = ("cards", "masks", "totals")
+    __slots__ = ("cards", "masks", "starts", "totals")
 
     def __init__(self, hand: frozenset[int]) -> None:
         self.cards: tuple[int, ...] = tuple(sorted(hand))
@@ -49,7 +49,15 @@ class BidTable:
         full = (1 << k) - 1
         keys = sorted([(s << k) | (full ^ j) for j, s in enumerate(sums)])
         del keys[0]  # the empty subset, the only one with total 0
-        self.totals = array("q", [key >> k for key in keys])
+        self.totals = totals = array("q", [key >> k for key in keys])
+        # starts[x]: how many subsets add up to x or less, for x from 0 to the whole hand:
+        # the bids that add more than x begin there (bisect_right without the search).
+        self.starts: list[int] = []
+        j, n = 0, len(totals)
+        for x in range(sum(cards) + 1):
+            while j < n and totals[j] <= x:
+                j += 1
+            self.starts.append(j)
         wide = bool(cards) and cards[-1] >= 63  # masks of large values exceed 64 bits
         chosen = [values[full ^ (key & full)] for key in keys]
         self.masks: Sequence[int] = chosen if wide else array("q", chosen)

@@ -185,7 +185,11 @@ class LegalActions(Sequence[Action]):
             highest = state._highest
             #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).
             self.min_total: int | None = highest + 1
-            start = self._start = bisect_right(table.totals, highest - sum(player.table))
+            above = highest - sum(player.table)
+            starts = table.starts
+            start = self._start = (
+                starts[above] if 0 <= above < len(starts) else bisect_right(table.totals, above)
+            )
             self._fixed: tuple[Action, ...] | None = None  # (Pass(seat),), built when asked
             self._nfixed = 1
             self._size = 1 + len(table.totals) - start

@@ -23,7 +23,7 @@ class BidTable:
     """The non-empty subsets of one hand, by total added (ties: cards in ascending order).
 
     Subsets are stored as value masks (bit ``v`` set when money value ``v`` is in the
-    subset) in compact arrays: a hand of eleven cards costs about 32 KiB.
+    subset) in compact arrays: a hand of eleven cards costs about 36 KiB.
 
     >>> table = BidTable(frozenset({1, 2, 3}))
     >>> list(table.totals), [sorted(table.cards_at(i)) for i in range(len(table.totals))]

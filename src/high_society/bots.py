@@ -60,7 +60,7 @@ class RandomBot:
         if phase is not Phase.AUCTION and phase is not Phase.DISCARD:
             _seat(state)  # raises: no seat acts in a reveal or after the end
         legal = LegalActions(state)
-        size = len(legal)
+        size = legal._size  # len(legal), without the call
         if not size:  # only in a broken state; _randbelow(0) would never return
             raise ValueError("no legal action in this state")
         return legal[self._randrange(size)]

@@ -7,7 +7,8 @@
 Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``typecheck``,
 ``pytest [ARGS...]``, ``docs`` (the documentation site, into docs/_build/html), ``bench
 [PYTEST-ARGS...]`` (the benchmark suite and throughput report of docs/performance.md; not
-part of ``test``). Only the standard library is used here.
+part of ``test``), ``mutate [MUTMUT-RUN-ARGS...]`` (mutation testing of the engine, not
+part of ``test``; docs/verification.md). Only the standard library is used here.
 """
 
 import hashlib
@@ -62,7 +63,7 @@ def lint() -> None:
 
 
 def typecheck() -> None:
-    run(BIN / "mypy", "--strict", "src", "tests", "property_tests")
+    run(BIN / "mypy", "--strict", "src", "tests", "property_tests", "verification")
 
 
 def pytest(*args: str) -> None:
@@ -89,7 +90,11 @@ def test() -> None:
     setup("dev")
     lint()
     typecheck()
-    pytest()
+    # The same Hypothesis profile as CI (conftest.py): 500 examples, derandomised.
+    pytest("--hypothesis-profile=ci")
+    # docs/verification.md: every reachable state of two small games, then the contracts.
+    run(PY, "-m", "verification.explore")
+    run(PY, "-m", "verification.crosshair_check")
     docs()
     # The README's other command, end to end.
     run(BIN / "high-society", "demo", "--seed", "1")
@@ -110,6 +115,16 @@ def bench(*args: str) -> None:
         *args,
     )
     run(PY, "-m", "benchmarks.report")
+
+
+def mutate(*args: str) -> None:
+    """Mutation testing of the engine with mutmut (not in CI: about N minutes; see
+    docs/verification.md). Mutants and results stay in mutants/."""
+    setup("dev,mutation")
+    path = f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"  # mutmut runs mypy by name
+    run(BIN / "mutmut", "run", "--max-children", str(os.cpu_count() or 1), *args, PATH=path)
+    run(BIN / "mutmut", "export-cicd-stats", PATH=path)
+    run(PY, "-c", "import json; print(json.load(open('mutants/mutmut-cicd-stats.json')))")
 
 
 def main(argv: list[str]) -> None:
@@ -133,6 +148,8 @@ def main(argv: list[str]) -> None:
     elif task == "bench":
         setup("dev")
         bench(*rest)
+    elif task == "mutate":
+        mutate(*rest)
     else:
         sys.exit(f"unknown task {task!r}; see python3 tasks.py --help")
 

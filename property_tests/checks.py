@@ -8,6 +8,7 @@ by brute force, independently of the engine's bid tables and checks.
 """
 
 from collections.abc import Iterable
+from fractions import Fraction
 from itertools import combinations
 from typing import assert_never
 
@@ -27,6 +28,7 @@ from high_society import (
     chance_outcomes,
     is_legal,
     legal_actions,
+    result,
     to_act,
     why_illegal,
 )
@@ -35,6 +37,7 @@ from high_society.invariants import state_problems
 __all__ = [
     "legality_problems",
     "reference_legal_actions",
+    "result_problems",
     "state_and_turn_problems",
     "transition_problems",
 ]
@@ -101,6 +104,38 @@ def state_and_turn_problems(state: GameState, *, brute_force: bool = True) -> li
             problems.append("auction actions must be Pass, then bids by the total they add")
     if brute_force and set(listed) != reference_legal_actions(state):
         problems.append("legal actions differ from the rules' brute-force list")
+    return problems
+
+
+def result_problems(state: GameState) -> list[str]:
+    """The result of a finished game against R10-R12, computed here from the cards and the
+    money: status = ((luxury - 5 * Passé) * 2**prestige) / 2**Scandale; cast out <=> least
+    money; winners: not cast out, then status, money and top luxury card, ties share."""
+    outcome = result(state)
+    problems = []
+    money = [sum(p.hand) + sum(p.table) for p in state.players]
+    scores = []
+    for p in state.players:
+        cards = p.status_cards
+        luxury = sum(c.luxury_value for c in cards)
+        passe = 5 if StatusCard.PASSE in cards else 0
+        scandale = 2 if StatusCard.SCANDALE in cards else 1
+        scores.append(Fraction((luxury - passe) * 2 ** cards.count(StatusCard.PRESTIGE), scandale))
+    if list(outcome.scores) != scores or list(outcome.money) != money:
+        problems.append("status or money differ from R11's formula")
+    out = [i for i, m in enumerate(money) if m == min(money)]
+    if list(outcome.cast_out) != out:
+        problems.append(f"cast out {outcome.cast_out}, but R10 casts out {out}")
+
+    def key(i: int) -> tuple[Fraction, int, int]:
+        top = max((c.luxury_value for c in state.players[i].status_cards), default=0)
+        return (scores[i], money[i], top)
+
+    contenders = [i for i in range(len(money)) if i not in out]
+    best = max((key(i) for i in contenders), default=None)
+    won = [i for i in contenders if key(i) == best]
+    if list(outcome.winners) != won:
+        problems.append(f"winners {outcome.winners}, but R12 gives {won}")
     return problems
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from high_society import LUXURY, StatusBreakdown, StatusCard, result, status_of
 from high_society.scoring import cast_out, winners
+from property_tests.checks import result_problems
 from property_tests.strategies import Game, games
 
 L = StatusCard
@@ -91,3 +92,4 @@ def test_the_result_of_a_played_game_agrees_with_its_cards_and_money(game: Game)
     assert outcome.cast_out == cast_out(outcome.money)
     assert outcome.winners == winners(outcome.scores, outcome.money, outcome.breakdowns)
     assert not set(outcome.winners) & set(outcome.cast_out)
+    assert result_problems(final) == []

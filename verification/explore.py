@@ -9,9 +9,11 @@ included. On every state it checks :func:`~property_tests.checks.state_and_turn_
 (``state_problems``, who acts, legal actions = the rules' brute-force list, empty only at
 the end, so no state is stuck), on every state a set of mostly illegal actions with
 :func:`~property_tests.checks.legality_problems`, on every transition
-:func:`~property_tests.checks.transition_problems`, and that ``apply`` left its input
-unchanged. The reachable states form a DAG (each action moves the game forward), so it also
-computes the longest game, checked against the bound of ``test_termination.py``.
+:func:`~property_tests.checks.transition_problems`, that ``apply`` left its input
+unchanged, and on every end state the result against R10-R12
+(:func:`~property_tests.checks.result_problems`). The reachable states form a DAG
+(each action moves the game forward; a cycle is reported), so it also computes the
+longest game, far below the bound derived in ``property_tests/test_termination.py``.
 
 The explorer lives here and not in the library: it is a test of the rules, tied to the
 checks of ``property_tests/checks.py``; a user who wants to solve a small game needs
@@ -43,6 +45,7 @@ from high_society import (
 )
 from property_tests.checks import (
     legality_problems,
+    result_problems,
     state_and_turn_problems,
     transition_problems,
 )
@@ -150,6 +153,7 @@ def explore(reduced: Reduced, max_problems: int = 10) -> Exploration:
             report(state, ["a listed action is not legal"])
         if not legal:
             ends += 1
+            report(state, result_problems(state))
             outcome = result(state)
             corners[f"{len(outcome.cast_out)} cast out"] += 1
             corners[f"{len(outcome.winners)} winners"] += 1

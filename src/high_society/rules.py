@@ -559,6 +559,12 @@ def _check_shape(state: GameState, action: Bid | Pass | Discard) -> _Problem | N
 
 
 def _check_bid(state: GameState, action: Bid) -> _Problem | None:
+    """R5 for a bid whose seat, turn and cards are already known to be valid.
+
+    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
+    pre: 0 <= action.seat < len(state.players)
+    post: (__return__ is None) == (action.cards <= state.players[action.seat].hand and action.cards.isdisjoint(state.players[action.seat].table) and sum(state.players[action.seat].table) + sum(action.cards) > state.highest_bid)
+    """  # noqa: E501 (a PEP 316 condition is one line)
     seat = action.seat
     cards = action.cards
     player = state.players[seat]
@@ -609,6 +615,16 @@ def _apply_legal(state: GameState, action: Action) -> GameState:
 
 
 def _reveal(state: GameState, card: StatusCard) -> GameState:
+    """R4, R9: turn ``card`` face up. Contracts checked by CrossHair (docs/verification.md):
+
+    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
+    pre: state.phase is Phase.REVEAL and card in state.deck
+    pre: state.deck == sort_cards(state.deck)
+    post: sort_cards((*__return__.deck, card)) == state.deck
+    post: __return__.players == state.players and __return__.removed == state.removed
+    post: (__return__.phase is Phase.OVER) == (card.is_dark_green and not any(c.is_dark_green for c in __return__.deck))
+    post: __return__.phase is Phase.OVER or (__return__.auction is card and __return__.turn == state.turn)
+    """  # noqa: E501 (a PEP 316 condition is one line)
     deck = state.deck
     i = deck.index(card)
     deck = deck[:i] + deck[i + 1 :]
@@ -625,6 +641,22 @@ def _reveal(state: GameState, card: StatusCard) -> GameState:
 
 
 def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
+    """R5: ``seat`` adds ``cards`` to their face-up cards. Contracts checked by CrossHair
+    (the preconditions restate what ``_check`` accepts, in terms CrossHair can solve):
+
+    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
+    pre: state.phase is Phase.AUCTION and 0 <= seat < len(state.players) and seat == state.turn
+    pre: not state.players[seat].passed
+    pre: cards and cards <= state.players[seat].hand
+    pre: state.players[seat].hand.isdisjoint(state.players[seat].table)
+    pre: sum(state.players[seat].table) + sum(cards) > state.highest_bid
+    post: __return__.highest_bid > state.highest_bid
+    post: __return__.players[seat].table == state.players[seat].table | cards
+    post: __return__.players[seat].hand.isdisjoint(__return__.players[seat].table)
+    post: all(p.hand | p.table | p.spent == q.hand | q.table | q.spent for p, q in zip(state.players, __return__.players))
+    post: all(p == q for i, (p, q) in enumerate(zip(state.players, __return__.players)) if i != seat)
+    post: __return__.phase is Phase.AUCTION and not __return__.players[__return__.turn].passed
+    """  # noqa: E501 (a PEP 316 condition is one line)
     players = state.players
     p = players[seat]
     table = p.table | cards
@@ -645,6 +677,19 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
 
 
 def _pass(state: GameState, seat: int) -> GameState:
+    """R6, R7: ``seat`` passes. Contracts checked by CrossHair:
+
+    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
+    pre: state.phase is Phase.AUCTION and 0 <= seat < len(state.players) and seat == state.turn
+    pre: state.auction is not None and not state.players[seat].passed
+    pre: sum(not p.passed for p in state.players) >= 2
+    post: all(p.hand | p.table | p.spent == q.hand | q.table | q.spent for p, q in zip(state.players, __return__.players))
+    post: all(p.spent <= q.spent for p, q in zip(state.players, __return__.players))
+    post: sort_cards([c for p in __return__.players for c in p.status_cards] + [*__return__.removed]) == sort_cards([c for p in state.players for c in p.status_cards] + [*state.removed, state.auction])  or __return__.phase is Phase.AUCTION
+    post: not state.auction.is_disgrace or __return__.phase is not Phase.AUCTION
+    post: __return__.phase is not Phase.AUCTION or (__return__.players[seat].passed and not __return__.players[seat].table)
+    post: __return__.phase is not Phase.AUCTION or __return__.highest_bid <= state.highest_bid
+    """  # noqa: E501 (a PEP 316 condition is one line)
     card = state.auction
     assert card is not None
     if card is _PASSE or card is _SCANDALE or card is _FAUX_PAS:  # R7 (not a set: no hashing)
@@ -739,6 +784,16 @@ def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> Ga
 
 
 def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
+    """R8: ``seat`` discards ``card`` for Faux Pas. Contracts checked by CrossHair:
+
+    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
+    pre: state.phase is Phase.DISCARD and 0 <= seat < len(state.players) and seat == state.turn
+    pre: card.is_luxury and card in state.players[seat].status_cards
+    pre: StatusCard.FAUX_PAS in state.players[seat].status_cards
+    post: sort_cards([c for p in __return__.players for c in p.status_cards] + [*__return__.removed]) == sort_cards([c for p in state.players for c in p.status_cards] + [*state.removed])
+    post: card not in __return__.players[seat].status_cards and StatusCard.FAUX_PAS not in __return__.players[seat].status_cards
+    post: __return__.phase is Phase.REVEAL and __return__.turn == seat
+    """  # noqa: E501 (a PEP 316 condition is one line)
     players = state.players
     p = players[seat]
     owned = tuple(c for c in p.status_cards if c is not card and c is not _FAUX_PAS)

@@ -90,7 +90,13 @@ def _number(value: Fraction) -> str:
 
 def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
     """The status of a player owning ``cards`` (R11): luxury sum, minus 5 with Passé,
-    doubled per prestige card, halved with Scandale; exact, possibly negative."""
+    doubled per prestige card, halved with Scandale; exact, possibly negative.
+
+    Contracts checked by CrossHair (docs/verification.md):
+
+    post: __return__.status == Fraction((sum(c.luxury_value for c in cards) - 5 * (StatusCard.PASSE in cards)) * pow(2, list(cards).count(StatusCard.PRESTIGE)), pow(2, StatusCard.SCANDALE in cards))
+    post: __return__ == status_of(list(reversed(cards)))
+    """  # noqa: E501 (a PEP 316 condition is one line)
     luxury = tuple(sorted((c for c in cards if c.is_luxury), key=lambda c: c.luxury_value))
     luxury_sum = sum(c.luxury_value for c in luxury)
     passe = StatusCard.PASSE in cards
@@ -160,6 +166,11 @@ class GameResult:
 def result(state: GameState) -> GameResult:
     """The result of a finished game (R10-R12).
 
+    pre: state.is_over and 3 <= len(state.players) <= 5
+    post: __return__.money == tuple(sum(p.hand) + sum(p.table) for p in state.players)
+    post: __return__.cast_out == cast_out(__return__.money)
+    post: not set(__return__.winners) & set(__return__.cast_out)
+
     Raises:
         GameNotOverError: the game is not over yet.
     """
@@ -182,6 +193,10 @@ def cast_out(money: Sequence[int]) -> tuple[int, ...]:
 
     >>> cast_out([10, 4, 4]), cast_out([7, 7, 7])
     ((1, 2), (0, 1, 2))
+
+    pre: 1 <= len(money) <= 5
+    post: all(money[i] == min(money) for i in __return__)
+    post: all(i in __return__ for i in range(len(money)) if money[i] == min(money))
     """
     least = min(money)
     return tuple(i for i, m in enumerate(money) if m == least)
@@ -191,7 +206,14 @@ def winners(
     scores: Sequence[Fraction], money: Sequence[int], breakdowns: Sequence[StatusBreakdown]
 ) -> tuple[int, ...]:
     """R12: among seats not cast out, highest status, then most money, then the single most
-    valuable luxury card (none counts as 0); seats still tied share the win."""
+    valuable luxury card (none counts as 0); seats still tied share the win.
+
+    pre: 1 <= len(scores) == len(money) == len(breakdowns) <= 5
+    post: not set(__return__) & set(cast_out(money))
+    post: __return__ == () or len(set(cast_out(money))) < len(money)
+    post: all(scores[w] >= scores[i] for w in __return__ for i in range(len(money)) if i not in cast_out(money))
+    post: all(money[w] >= money[i] for w in __return__ for i in range(len(money)) if i not in cast_out(money) and scores[i] == scores[w])
+    """  # noqa: E501 (a PEP 316 condition is one line)
     out = set(cast_out(money))
     ranked = {
         i: (

@@ -59,13 +59,19 @@ class Game:
 @st.composite
 def games(draw: st.DrawFn, config: GameConfig = STANDARD) -> Game:
     """A whole game. In an auction it passes or makes one of the four cheapest bids: random
-    bids would spend whole hands at once, and passing shrinks best (the shortest play)."""
+    bids would spend whole hands at once.
+
+    The choices come from one drawn ``Random``, not from one draw per action: hundreds of
+    draws per example made Hypothesis' replays of a game inconsistent
+    (``FlakyStrategyDefinition``) and slow, and shrinking a whole game buys little here.
+    """
+    rng = draw(st.randoms(use_true_random=False))
     state = new_game(draw(st.integers(3, 5)), config)
     states, actions = [state], []
     while not state.is_over:
         legal = legal_actions(state)
         top = min(len(legal), 5) if state.phase is Phase.AUCTION else len(legal)
-        action = legal[draw(st.integers(0, top - 1))]
+        action = legal[rng.randrange(top)]
         state = apply(state, action)
         states.append(state)
         actions.append(action)
@@ -111,22 +117,26 @@ def test_every_action_and_state_round_trips_through_json(game: Game) -> None:
 
 
 json_values: st.SearchStrategy[JSON] = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)  # json.dumps would write Infinity
+    | st.text(),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
     max_leaves=12,
 )
 
 
 @settings(max_examples=80)
-@given(games(), st.data())
+@given(games(), st.integers(min_value=0), json_values)
 def test_a_record_with_one_action_replaced_by_anything_is_judged_without_raising(
-    game: Game, data: st.DataObject
+    game: Game, which: int, replacement: JSON
 ) -> None:
     document = record_to_json(_record(game))
     actions = document["actions"]
     assert isinstance(actions, list)
-    index = data.draw(st.integers(0, len(actions) - 1), label="index")
-    actions[index] = data.draw(json_values, label="replacement")
+    index = which % len(actions)
+    actions[index] = replacement
     validation = validate_record(json.dumps(document))
     if validation.error is not None:
         # Everything before the replaced action was legal, so the first problem is no earlier.

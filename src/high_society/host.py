@@ -5,23 +5,18 @@ order of the deck (R4), so the dealer draws uniformly from the cards left when a
 """
 
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import attrs
 
 from high_society.actions import Action, Reveal
 from high_society.bots import Bot
-from high_society.cards import STANDARD, GameConfig, StatusCard
+from high_society.cards import STANDARD, GameConfig
 from high_society.errors import NoRevealDueError
 from high_society.rules import CHANCE, apply, new_game, to_act
 from high_society.state import GameState, Phase
 
 __all__ = ["Dealer", "Step", "play", "play_game"]
-
-
-#: One Reveal per card, keyed by the card's value (hashing the enum member itself is a
-#: Python-level call).
-_REVEALS: dict[object, Reveal] = {card._value_: Reveal(card) for card in StatusCard}
 
 
 class Dealer:
@@ -36,10 +31,6 @@ class Dealer:
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
-        # The same numbers as randrange(n) for n > 0, one Python call fewer (see RandomBot).
-        self._randbelow: Callable[[int], int] = getattr(
-            self._rng, "_randbelow", self._rng.randrange
-        )
 
     def draw(self, state: GameState) -> Reveal:
         """The next reveal: each card left is equally likely (a prestige card, 3 times out of n
@@ -51,12 +42,7 @@ class Dealer:
         if state.phase is not Phase.REVEAL:
             phase = state.phase.value
             raise NoRevealDueError(f"no reveal is due: the game is in its {phase} phase")
-        deck = state.deck
-        if not deck:  # only in a broken state; randrange says why
-            self._rng.randrange(0)
-        card = deck[self._randbelow(len(deck))]
-        reveal = _REVEALS.get(getattr(card, "_value_", None))  # actions are values: shared
-        return reveal if reveal is not None and reveal.card is card else Reveal(card)
+        return Reveal(state.deck[self._rng.randrange(len(state.deck))])
 
 
 @attrs.frozen

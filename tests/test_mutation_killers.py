@@ -134,3 +134,16 @@ def test_the_phase_after_a_legal_all_in_bid_is_still_the_auction() -> None:
     state = apply(state, Bid(0, frozenset(state.players[0].hand)))
     assert state.phase is Phase.AUCTION
     assert state.turn == 1
+
+
+def test_refusals_of_malformed_cards_show_what_was_given() -> None:
+    state = apply(new_game(3), Reveal(L.LUXURY_5))
+    bid = why_illegal(state, Bid(0, {1, 2}))  # type: ignore[arg-type]  # a set, not frozenset
+    assert bid is not None
+    assert bid.reason is Reason.INVALID_CARD
+    assert bid.message == (
+        "Seat 0 cannot bid {1, 2}: bid cards must be a frozenset of money values"
+    )
+    discard = why_illegal(state, Discard(0, "luxury-5"))  # type: ignore[arg-type]
+    assert discard is not None
+    assert discard.message == "Seat 0 cannot discard 'luxury-5': not a status card"

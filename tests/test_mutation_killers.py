@@ -147,3 +147,13 @@ def test_refusals_of_malformed_cards_show_what_was_given() -> None:
     discard = why_illegal(state, Discard(0, "luxury-5"))  # type: ignore[arg-type]
     assert discard is not None
     assert discard.message == "Seat 0 cannot discard 'luxury-5': not a status card"
+
+
+def test_r5_a_whole_hand_that_cannot_beat_the_highest_bid_is_too_low() -> None:
+    state = apply(new_game(3), Reveal(L.LUXURY_5))
+    state = apply(state, Bid(0, frozenset(state.players[0].hand)))  # 106, all in
+    everything = Bid(1, frozenset(state.players[1].hand))  # 106 does not beat 106
+    error = why_illegal(state, everything)
+    assert error is not None
+    assert error.reason is Reason.BID_TOO_LOW
+    assert [type(a) for a in legal_actions(state)] == [Pass]  # R5: may only pass

@@ -118,8 +118,8 @@ def bench(*args: str) -> None:
 
 
 def mutate(*args: str) -> None:
-    """Mutation testing of the engine with mutmut (not in CI: about N minutes; see
-    docs/verification.md). Mutants and results stay in mutants/."""
+    """Mutation testing of the engine with mutmut (not in CI: about an hour on two cores;
+    see docs/verification.md). Mutants and cached results stay in mutants/."""
     setup("dev,mutation")
     path = f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"  # mutmut runs mypy by name
     run(BIN / "mutmut", "run", "--max-children", str(os.cpu_count() or 1), *args, PATH=path)

@@ -1,30 +1,24 @@
 """Recorded games of random play replay to the same states and results; JSON round trips
 are exact; no input, however broken, makes validation raise.
 
+Games come from the steered policy of ``strategies.py`` (standard and reduced games).
 Example counts are set here, below the ``ci`` profile's 500, to keep these within their
-share of the CI time (a whole standard game per example).
+share of the CI time (a whole game per example).
 """
 
 import json
 
-import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from high_society import (
     STANDARD,
-    GameConfig,
     GameRecord,
-    GameState,
-    Phase,
     RecordWriter,
     action_from_json,
     action_to_json,
-    apply,
     dumps_record,
-    legal_actions,
     loads_record,
-    new_game,
     record_to_json,
     replay,
     result,
@@ -32,50 +26,13 @@ from high_society import (
     state_to_json,
     validate_record,
 )
-from high_society.actions import Action
 from high_society.serial import JSON
+from property_tests.strategies import Game, games
+
+#: Records of format v1 are of the standard game; states carry their configuration.
+standard_games = games(st.just(STANDARD))
 
 NAMES = ("Ada", "Ben", "Cy", "Dee", "Eve")
-#: A reduced game (every rule, fewer cards) for the state round trips.
-SMALL = GameConfig(money=(1, 3, 5, 8), deck=STANDARD.deck[8:])
-
-
-@attrs.frozen
-class Game:
-    """A played game: every state from the first to the last, and the actions between."""
-
-    states: tuple[GameState, ...]
-    actions: tuple[Action, ...]
-
-    @property
-    def first(self) -> GameState:
-        return self.states[0]
-
-    @property
-    def final(self) -> GameState:
-        return self.states[-1]
-
-
-@st.composite
-def games(draw: st.DrawFn, config: GameConfig = STANDARD) -> Game:
-    """A whole game. In an auction it passes or makes one of the four cheapest bids: random
-    bids would spend whole hands at once.
-
-    The choices come from one drawn ``Random``, not from one draw per action: hundreds of
-    draws per example made Hypothesis' replays of a game inconsistent
-    (``FlakyStrategyDefinition``) and slow, and shrinking a whole game buys little here.
-    """
-    rng = draw(st.randoms(use_true_random=False))
-    state = new_game(draw(st.integers(3, 5)), config)
-    states, actions = [state], []
-    while not state.is_over:
-        legal = legal_actions(state)
-        top = min(len(legal), 5) if state.phase is Phase.AUCTION else len(legal)
-        action = legal[rng.randrange(top)]
-        state = apply(state, action)
-        states.append(state)
-        actions.append(action)
-    return Game(tuple(states), tuple(actions))
 
 
 def _record(game: Game) -> GameRecord:
@@ -86,7 +43,7 @@ def _record(game: Game) -> GameRecord:
 
 
 @settings(max_examples=60)
-@given(games(), st.data())
+@given(standard_games, st.data())
 def test_records_of_random_games_replay_to_the_same_states_and_result(
     game: Game, data: st.DataObject
 ) -> None:
@@ -108,7 +65,7 @@ def test_records_of_random_games_replay_to_the_same_states_and_result(
 
 
 @settings(max_examples=60)
-@given(st.sampled_from([STANDARD, SMALL]).flatmap(games))
+@given(games())
 def test_every_action_and_state_round_trips_through_json(game: Game) -> None:
     for action in game.actions:
         assert action_from_json(json.loads(json.dumps(action_to_json(action)))) == action
@@ -128,7 +85,7 @@ json_values: st.SearchStrategy[JSON] = st.recursive(
 
 
 @settings(max_examples=80)
-@given(games(), st.integers(min_value=0), json_values)
+@given(standard_games, st.integers(min_value=0), json_values)
 def test_a_record_with_one_action_replaced_by_anything_is_judged_without_raising(
     game: Game, which: int, replacement: JSON
 ) -> None:

@@ -86,6 +86,10 @@ def test_true_is_refused_even_where_1_would_be_legal() -> None:
     assert not is_legal(state, Pass(True))
     assert is_legal(state, Bid(1, frozenset({1})))
     assert not is_legal(state, Bid(1, frozenset({True})))
+    assert not is_legal(state, Bid(True, frozenset({1})))
+    with pytest.raises(IllegalActionError) as caught:
+        apply(state, Bid(True, frozenset({1})))
+    assert caught.value.reason is Reason.INVALID_SEAT
 
 
 def test_an_unhashable_action_is_refused_not_crashed() -> None:

@@ -86,9 +86,11 @@ def test_len_indexing_iteration_and_slices_agree() -> None:
     assert legal[-len(legal)] == items[0]
     assert list(legal[2:7]) == items[2:7]
     assert list(legal[::-5]) == items[::-5]
-    with pytest.raises(IndexError):
+    # Every negative index names the same action as its positive twin, the first bid too.
+    assert all(legal[i - len(legal)] == items[i] for i in range(len(legal)))
+    with pytest.raises(IndexError, match="legal action index out of range"):
         legal[len(legal)]
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError, match="legal action index out of range"):
         legal[-len(legal) - 1]
 
 

@@ -6,7 +6,8 @@ from typing import TextIO, assert_never
 
 from high_society.actions import Bid, Discard, Pass, Reveal, describe_action
 from high_society.bots import Bot, HeuristicBot, RandomBot
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, StatusCard
+from high_society.cards import StatusCard
+from high_society.cli._options import add_players_option
 from high_society.host import Step, play
 from high_society.record import GameRecord, write_record
 from high_society.scoring import result
@@ -26,13 +27,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description="Play one complete game between built-in bots and print it round by "
         "round, then the final table. The same seed always gives the same game.",
     )
-    parser.add_argument(
-        "--players",
-        type=int,
-        choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
-        default=4,
-        help="number of players (3 to 5, default 4)",
-    )
+    add_players_option(parser, "number of players (3 to 5, default 4)")
     parser.add_argument("--seed", type=int, default=1, help="seed for bots and deck (default 1)")
     parser.add_argument(
         "--bots",

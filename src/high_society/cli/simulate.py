@@ -5,7 +5,7 @@ import json
 import sys
 from typing import TextIO
 
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS
+from high_society.cli._options import add_players_option
 from high_society.simulate import POLICIES, SimulationStats, simulate
 
 __all__ = ["format_stats", "register", "run"]
@@ -32,13 +32,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "uniformly among all legal actions: the standard workload for comparing engines. "
         "The statistics depend only on the arguments; the timing does not.",
     )
-    parser.add_argument(
-        "--players",
-        type=int,
-        choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
-        default=4,
-        help="players per game (3 to 5, default 4)",
-    )
+    add_players_option(parser, "players per game (3 to 5, default 4)")
     parser.add_argument("--games", type=_count, default=1000, help="number of games (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="seed for bots and deck (default 1)")
     parser.add_argument(

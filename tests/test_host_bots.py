@@ -7,27 +7,23 @@ import pytest
 from high_society import (
     CHANCE,
     Action,
-    Bot,
-    Dealer,
     Discard,
     GameConfig,
     GameState,
-    HeuristicBot,
     IllegalActionError,
     InvalidConfigError,
     NoRevealDueError,
     Pass,
-    RandomBot,
     Reveal,
     apply,
     is_legal,
     new_game,
-    play,
-    play_game,
     result,
     sort_cards,
     to_act,
 )
+from high_society.bots import Bot, HeuristicBot, RandomBot
+from high_society.host import Dealer, play, play_game
 from high_society.invariants import state_problems
 from tests.builders import FAUX_PAS, PRESTIGE, L, won
 from tests.builders import play as play_actions

@@ -1,4 +1,4 @@
-"""Precomputed bid tables: every subset of a hand, sorted by what it adds.
+"""Precomputed bid tables (internal): every subset of a hand, sorted by what it adds.
 
 The legal bids of a player are the non-empty subsets of their hand whose total lifts their
 face-up cards above the highest bid (R5). Sorted by total, they are a suffix of this table,
@@ -9,7 +9,7 @@ A table depends only on the hand, so it is built once per distinct hand and kept
 from array import array
 from collections.abc import Sequence
 
-__all__ = ["BidTable", "bid_table"]
+__all__ = ["TABLES", "BidTable", "bid_table"]
 
 #: Every subset handed out so far, by its value mask (bit ``v`` set for money value ``v``).
 #: Tables of different hands share these frozensets, so a table holds only two arrays, and
@@ -79,18 +79,24 @@ def _subset(mask: int) -> frozenset[int]:
     return cards
 
 
-#: Tables by hand. The 2**11 hands of the standard game all fit; a plain dict is cheaper
-#: to consult than ``functools.lru_cache``, and ``rules`` reads it directly.
-_TABLES: dict[frozenset[int], BidTable] = {}
-_TABLES_LIMIT = 8192
+class _Tables(dict[frozenset[int], BidTable]):
+    """Tables by hand, built on first look-up. The 2**11 hands of the standard game all
+    fit; a plain dict look-up is cheaper than a call to ``functools.lru_cache``."""
+
+    limit = 8192
+
+    def __missing__(self, hand: frozenset[int]) -> BidTable:
+        if len(self) >= self.limit:
+            self.clear()
+        table = self[hand] = BidTable(hand)
+        return table
+
+
+#: ``TABLES[hand]`` is the table of ``hand``, built when first asked for: the hot path in
+#: ``rules`` indexes it directly (one C-level look-up, no Python call when cached).
+TABLES: dict[frozenset[int], BidTable] = _Tables()
 
 
 def bid_table(hand: frozenset[int]) -> BidTable:
-    """The (cached) table of ``hand``."""
-    try:
-        return _TABLES[hand]
-    except KeyError:
-        if len(_TABLES) >= _TABLES_LIMIT:
-            _TABLES.clear()
-        table = _TABLES[hand] = BidTable(hand)
-        return table
+    """The (cached) table of ``hand``: ``TABLES[hand]``."""
+    return TABLES[hand]

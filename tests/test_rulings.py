@@ -1,5 +1,7 @@
-"""One or more tests per ruling of RULINGS.md (R1-R12), named after it, and the rulebook's
-worked example. Each test would fail if the rule it names were implemented wrongly."""
+"""One or more tests per ruling (R1-R12) of ``../shared/rules/RULINGS.md`` (the rulings live
+in the workplace's shared folder beside the repository, not in it; see
+docs/rules-as-code.md), named after it, and the rulebook's worked example. Each test would
+fail if the rule it names were implemented wrongly."""
 
 from collections import Counter
 from fractions import Fraction

@@ -1,5 +1,7 @@
 """Game parameters: the standard game by default; reduced games validated when built."""
 
+import pydoc
+
 import pytest
 
 from high_society import (
@@ -110,3 +112,12 @@ def test_the_game_ends_on_the_last_dark_green_card_of_the_deck() -> None:
 def test_invalid_configs_say_what_is_wrong(money: object, deck: object, message: str) -> None:
     with pytest.raises(InvalidConfigError, match=f"^{message}"):
         GameConfig(money=money, deck=deck)  # type: ignore[arg-type]
+
+
+def test_a_config_shows_only_what_differs_from_the_standard_game() -> None:
+    assert repr(STANDARD) == "GameConfig()"
+    small = GameConfig(money=(1, 2, 4))
+    assert repr(small) == "GameConfig(money=(1, 2, 4))"
+    assert eval(repr(small), {"GameConfig": GameConfig}) == small
+    # help(new_game) shows the default config in a few characters, not the whole deck.
+    assert "config: high_society.cards.GameConfig = GameConfig()" in pydoc.render_doc(new_game)

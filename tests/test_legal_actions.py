@@ -12,6 +12,7 @@ from high_society import (
     Bid,
     Discard,
     GameState,
+    OutOfRangeError,
     Pass,
     Phase,
     Reveal,
@@ -119,9 +120,9 @@ def test_len_indexing_iteration_and_slices_agree() -> None:
     assert list(legal[::-5]) == items[::-5]
     # Every negative index names the same action as its positive twin, the first bid too.
     assert all(legal[i - len(legal)] == items[i] for i in range(len(legal)))
-    with pytest.raises(IndexError, match="legal action index out of range"):
+    with pytest.raises(OutOfRangeError, match="legal action index out of range"):
         legal[len(legal)]
-    with pytest.raises(IndexError, match="legal action index out of range"):
+    with pytest.raises(OutOfRangeError, match="legal action index out of range"):
         legal[-len(legal) - 1]
 
 
@@ -158,7 +159,10 @@ def test_discard_choices_are_the_owners_luxury_cards() -> None:
     state = play_actions(*won(L(3), 0, 1), *won(L(9), 0, 2), Reveal(FAUX_PAS), Pass(0))
     assert list(legal_actions(state)) == [Discard(0, L(3)), Discard(0, L(9))]
     assert min_bid_total(state) is None
-    assert len(legal_actions(state).bids()) == 0
+    bids = legal_actions(state).bids()
+    assert len(bids) == 0
+    assert list(bids) == []
+    assert Bid(0, frozenset({1})) not in bids
 
 
 def test_min_bid_total_is_one_more_than_the_highest() -> None:
@@ -195,7 +199,7 @@ def test_the_bids_view_refuses_an_index_past_its_end() -> None:
     assert len(bids) == 2047
     assert bids[-1] == bids[2046]
     for index in (2047, -2048):
-        with pytest.raises(IndexError, match=r"^bid index out of range$"):
+        with pytest.raises(OutOfRangeError, match=r"^bid index out of range$"):
             bids[index]
 
 
@@ -212,5 +216,5 @@ def test_bids_view_is_the_legal_list_without_pass() -> None:
     not_a_bid: object = Pass(1)
     assert not_a_bid not in bids
     assert Bid(1, frozenset({1})) not in bids  # too low
-    with pytest.raises(IndexError):
+    with pytest.raises(IndexError):  # an OutOfRangeError is an IndexError, as a sequence's is
         bids[len(bids)]

@@ -228,11 +228,7 @@ class LegalActions(Sequence[Action]):
             return (fixed if fixed is not None else self._fixed_actions())[index]
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._size))]
-        size = self._size
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise OutOfRangeError("legal action index out of range")
+        index = _in_range(index, self._size, "legal action")
         if index < nfixed:
             return self._fixed_actions()[index]
         assert self._table is not None
@@ -240,11 +236,7 @@ class LegalActions(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._fixed_actions()
-        table = self._table
-        if table is not None:
-            seat = self._seat
-            for i in range(self._start, len(table.totals)):
-                yield Bid(seat, table.cards_at(i))
+        yield from self.bids()
 
     def __contains__(self, action: object) -> bool:
         return _check(self._state, action) is None
@@ -252,20 +244,37 @@ class LegalActions(Sequence[Action]):
     def bids(self) -> Sequence[Bid]:
         """The bids alone (no ``Pass``), in the same order: a lazy view like this one,
         empty outside an auction."""
-        return _Bids(self)
+        return _Bids(self._state, self._seat, self._table, self._start)
 
     def __repr__(self) -> str:
         return f"<LegalActions: {len(self)} actions>"
 
 
+def _in_range(index: int, size: int, what: str) -> int:
+    """``index`` of a sequence of ``size``, negative ones counted from the end.
+
+    Raises:
+        OutOfRangeError: the index is past either end.
+    """
+    if index < 0:
+        index += size
+    if not 0 <= index < size:
+        raise OutOfRangeError(f"{what} index out of range")
+    return index
+
+
 class _Bids(Sequence[Bid]):
-    """The bids of a :class:`LegalActions`, without building them (see ``bids()``)."""
+    """The bids of a :class:`LegalActions`, read from its bid table without building them
+    (see ``bids()``): the entries of ``table`` from ``start`` on."""
 
-    __slots__ = ("_legal", "_size")
+    __slots__ = ("_seat", "_size", "_start", "_state", "_table")
 
-    def __init__(self, legal: LegalActions) -> None:
-        self._legal = legal
-        self._size = len(legal) - 1 if legal.min_total is not None else 0
+    def __init__(self, state: GameState, seat: int, table: BidTable | None, start: int) -> None:
+        self._state = state
+        self._seat = seat
+        self._table = table
+        self._start = start
+        self._size = len(table.totals) - start if table is not None else 0
 
     def __len__(self) -> int:
         return self._size
@@ -279,21 +288,19 @@ class _Bids(Sequence[Bid]):
     def __getitem__(self, index: int | slice) -> Bid | Sequence[Bid]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._size))]
-        size = self._size
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise OutOfRangeError("bid index out of range")
-        bid = self._legal[index + 1]
-        assert type(bid) is Bid  # in an auction every action after Pass is a bid
-        return bid
+        index = _in_range(index, self._size, "bid")
+        assert self._table is not None  # else the size is 0
+        return Bid(self._seat, self._table.cards_at(self._start + index))
 
     def __iter__(self) -> Iterator[Bid]:
-        for i in range(self._size):
-            yield self[i]
+        table = self._table
+        if table is not None:
+            seat = self._seat
+            for i in range(self._start, len(table.totals)):
+                yield Bid(seat, table.cards_at(i))
 
     def __contains__(self, action: object) -> bool:
-        return type(action) is Bid and self._size > 0 and action in self._legal
+        return type(action) is Bid and _check(self._state, action) is None
 
     def __repr__(self) -> str:
         return f"<bids: {self._size} actions>"

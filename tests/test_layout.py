@@ -2,6 +2,7 @@
 border, and the modules depend on each other one way, in the layers listed here."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,7 @@ def test_the_private_import_check_finds_what_it_should() -> None:
     assert private_imports(ast.parse("from m import _x_\nimport enum\nenum._sunder_")) == []
 
 
+@functools.cache
 def module_imports() -> dict[str, set[str]]:
     """``{module: modules of the package it imports}``, names relative to the package;
     imports made only for the type checker (``if TYPE_CHECKING:``) do not count."""

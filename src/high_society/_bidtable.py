@@ -79,24 +79,19 @@ def _subset(mask: int) -> frozenset[int]:
     return cards
 
 
-class _Tables(dict[frozenset[int], BidTable]):
-    """Tables by hand, built on first look-up. The 2**11 hands of the standard game all
-    fit; a plain dict look-up is cheaper than a call to ``functools.lru_cache``."""
-
-    limit = 8192
-
-    def __missing__(self, hand: frozenset[int]) -> BidTable:
-        if len(self) >= self.limit:
-            self.clear()
-        table = self[hand] = BidTable(hand)
-        return table
-
-
-#: ``TABLES[hand]`` is the table of ``hand``, built when first asked for: the hot path in
-#: ``rules`` indexes it directly (one C-level look-up, no Python call when cached).
-TABLES: dict[frozenset[int], BidTable] = _Tables()
+#: Tables by hand. The 2**11 hands of the standard game all fit; a plain dict is cheaper
+#: to consult than ``functools.lru_cache``, and the hot path in ``rules`` indexes it first,
+#: calling :func:`bid_table` only for a hand not seen yet.
+TABLES: dict[frozenset[int], BidTable] = {}
+_TABLES_LIMIT = 8192
 
 
 def bid_table(hand: frozenset[int]) -> BidTable:
-    """The (cached) table of ``hand``: ``TABLES[hand]``."""
-    return TABLES[hand]
+    """The (cached) table of ``hand``, built on first use."""
+    try:
+        return TABLES[hand]
+    except KeyError:
+        if len(TABLES) >= _TABLES_LIMIT:
+            TABLES.clear()
+        table = TABLES[hand] = BidTable(hand)
+        return table

@@ -110,7 +110,10 @@ _set_hand, _set_table, _set_spent, _set_passed, _set_status_cards = (
     _set_removed,
     _set_ending_card,
 ) = (_slot_setter(GameState, name) for name in GAME_FIELDS)
-_set_highest = _slot_setter(GameState, "highest_bid")
+#: ``set_highest_bid(state, highest)`` fills ``state.highest_bid`` with ``highest``, which
+#: the caller knows to be what the players' face-up totals give (a cache: equality, hashing
+#: and pickling ignore it). The slot's own setter, not a wrapper: it runs on every action.
+set_highest_bid: Callable[[GameState, int], None] = _slot_setter(GameState, "highest_bid")
 
 
 def player_state(
@@ -153,12 +156,6 @@ def game_state(
     _set_removed(s, removed)
     _set_ending_card(s, ending_card)
     return s
-
-
-def set_highest_bid(state: GameState, highest: int) -> None:
-    """Fill ``state.highest_bid`` with ``highest``, which the caller knows to be what the
-    players' face-up totals give (a cache: equality, hashing and pickling ignore it)."""
-    _set_highest(state, highest)
 
 
 #: Canonical rank of each status card, keyed by its value string.

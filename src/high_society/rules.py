@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Final, assert_never, overload
 
-from high_society._bidtable import TABLES, BidTable
+from high_society._bidtable import TABLES, BidTable, bid_table
 from high_society._fast import game_state, player_state, set_highest_bid, with_card
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import (
@@ -173,7 +173,10 @@ class LegalActions(Sequence[Action]):
             # The hot path of every search: one cached table, one bisection, nothing built.
             players = state.players
             player = players[seat]
-            table = TABLES[player.hand]
+            try:
+                table = TABLES[player.hand]
+            except KeyError:
+                table = bid_table(player.hand)
             self._table: BidTable | None = table
             highest = state.highest_bid
             #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).

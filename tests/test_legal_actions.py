@@ -40,12 +40,14 @@ def brute_force(state: GameState) -> set[Action]:
     for size in range(1, len(money) + 1):
         for cards in itertools.combinations(money, size):
             candidates += [Bid(s, frozenset(cards)) for s in seats]
-    return {a for a in candidates if rules_allow(state, a)}
+    highest = max(sum(p.table) for p in state.players)
+    return {a for a in candidates if rules_allow(state, a, highest)}
 
 
-def rules_allow(state: GameState, action: Action) -> bool:
+def rules_allow(state: GameState, action: Action, highest: int) -> bool:
     """R4-R8 as the rulebook states them, independently of ``is_legal`` and its reasons:
-    the state's phase and turn say who acts; the rest is read off the players' cards."""
+    the state's phase and turn say who acts; the rest is read off the players' cards.
+    ``highest`` is the highest face-up total on the table."""
     if state.phase is Phase.OVER:
         return False
     if state.phase is Phase.REVEAL:  # R4: chance reveals any card left
@@ -61,7 +63,6 @@ def rules_allow(state: GameState, action: Action) -> bool:
     if type(action) is Pass:  # R6, R7: the player to act may always pass
         return action.seat == state.turn
     if type(action) is Bid:  # R5: add cards from the hand to beat every face-up total
-        highest = max(sum(p.table) for p in state.players)
         return (
             action.seat == state.turn
             and bool(action.cards)

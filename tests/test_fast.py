@@ -87,8 +87,8 @@ def test_with_card_is_sort_cards_for_a_sorted_hand(seed: int) -> None:
 
 
 def test_the_layout_of_the_real_classes_passes_the_check() -> None:
-    check_layout()
-    check_layout(PlayerState, GameState)
+    check_layout(PlayerState, PLAYER_FIELDS)
+    check_layout(GameState, GAME_FIELDS, cached=("highest_bid",))
 
 
 def _positive(instance: object, attribute: object, value: int) -> None:
@@ -132,19 +132,50 @@ class WithoutSlots:
     x: int
 
 
+@attrs.frozen(init=False)
+class WithOwnInit:
+    x: int
+
+    def __init__(self, x: int) -> None:
+        self.__attrs_init__(abs(x))
+
+
+@attrs.frozen
+class WithPlainSlot:
+    x: int
+    highest: int = 0
+
+
+SKIPS = "the fast constructor would skip it"
+
+
 @pytest.mark.parametrize(
-    ("cls", "words"),
+    ("cls", "message"),
     [
-        (WithValidator, "validator or converter"),
-        (WithConverter, "validator or converter"),
-        (WithPostInit, "__attrs_post_init__"),
-        (WithPreInit, "__attrs_pre_init__"),
-        (WithSetattrHook, "on_setattr"),
-        (WithoutSlots, "not a slot"),
+        (WithValidator, f"^WithValidator.x has a validator or converter: {SKIPS}$"),
+        (WithConverter, f"^WithConverter.x has a validator or converter: {SKIPS}$"),
+        (WithPostInit, "^WithPostInit has __attrs_post_init__: the fast constructor skips it$"),
+        (WithPreInit, "^WithPreInit has __attrs_pre_init__: the fast constructor skips it$"),
+        (WithOwnInit, "^WithOwnInit has __attrs_init__: the fast constructor skips it$"),
+        (WithSetattrHook, "^WithSetattrHook.x has an on_setattr hook$"),
+        (WithoutSlots, r"^WithoutSlots.x is not a slot \(attrs layout changed\)$"),
     ],
 )
 def test_the_check_refuses_a_class_the_fast_constructors_would_get_wrong(
-    cls: type, words: str
+    cls: type, message: str
 ) -> None:
-    with pytest.raises(LayoutError, match=words):
-        check_layout(cls)
+    with pytest.raises(LayoutError, match=message):
+        check_layout(cls, ("x",))
+
+
+def test_the_check_refuses_fields_other_than_the_constructor_sets() -> None:
+    with pytest.raises(LayoutError, match=r"^WithPostInit fields are \('x',\), expected \('y',\)$"):
+        check_layout(WithPostInit, ("y",))
+
+
+def test_the_check_refuses_a_cache_that_is_not_a_computed_slot() -> None:
+    # A plain field is a slot, but nothing computes it on first use.
+    with pytest.raises(LayoutError, match=r"^WithPlainSlot.highest is not computed on first use$"):
+        check_layout(WithPlainSlot, ("x", "highest"), cached=("highest",))
+    with pytest.raises(LayoutError, match=r"^PlayerState.bid is not a slot"):
+        check_layout(PlayerState, PLAYER_FIELDS, cached=("bid",))

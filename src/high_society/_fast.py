@@ -57,44 +57,43 @@ def _slot_setter(cls: type, name: str) -> Callable[[object, object], None]:
     return setter
 
 
-def check_layout(*classes: type) -> None:
-    """Fail loudly unless each bypassed class is what the fast constructors assume.
+def check_layout(cls: type, fields: tuple[str, ...], cached: tuple[str, ...] = ()) -> None:
+    """Fail loudly unless ``cls`` is what a fast constructor setting ``fields`` assumes.
 
-    With no arguments, checks :class:`PlayerState` and :class:`GameState`: their fields are
-    exactly :data:`PLAYER_FIELDS` / :data:`GAME_FIELDS`, stored in slots; no field has a
-    validator, converter or ``on_setattr`` hook; the class has no ``__attrs_pre_init__``
-    or ``__attrs_post_init__``; and ``GameState.highest_bid`` is a cached property kept in
-    a slot of its own (filled by :func:`set_highest_bid`).
+    Its attrs fields are exactly ``fields``, in that order, each stored in a slot; no field
+    has a validator, converter or ``on_setattr`` hook; the class has no
+    ``__attrs_pre_init__``, ``__attrs_post_init__`` or ``__attrs_init__`` (a hand-written
+    ``__init__`` beside attrs'); and each name of ``cached`` is a cached property that attrs
+    keeps in a slot of its own and computes on first use. Run at import for
+    :class:`PlayerState` and :class:`GameState` (with its ``highest_bid``).
 
     Raises:
         LayoutError: an assumption no longer holds; the message says which.
     """
-    expected = {PlayerState: PLAYER_FIELDS, GameState: GAME_FIELDS}
-    for cls in classes or tuple(expected):
-        fields = attrs.fields(cls)
-        names = tuple(a.name for a in fields)
-        if cls in expected and names != expected[cls]:
-            raise LayoutError(f"{cls.__name__} fields are {names}, expected {expected[cls]}")
-        for a in fields:
-            if a.validator is not None or a.converter is not None:
-                raise LayoutError(
-                    f"{cls.__name__}.{a.name} has a validator or converter: the fast "
-                    "constructor would skip it"
-                )
-            if a.on_setattr not in (None, attrs.setters.NO_OP):
-                raise LayoutError(f"{cls.__name__}.{a.name} has an on_setattr hook")
-            _slot_setter(cls, a.name)
-        for hook in ("__attrs_pre_init__", "__attrs_post_init__", "__attrs_init__"):
-            if hasattr(cls, hook):
-                raise LayoutError(f"{cls.__name__} has {hook}: the fast constructor skips it")
-    if GameState in (classes or (GameState,)):
-        _slot_setter(GameState, "highest_bid")
-        # attrs serves a cached property of a slotted class through __getattr__.
-        if "__getattr__" not in GameState.__dict__:
-            raise LayoutError("GameState.highest_bid is not computed on first use")
+    names = tuple(a.name for a in attrs.fields(cls))
+    if names != fields:
+        raise LayoutError(f"{cls.__name__} fields are {names}, expected {fields}")
+    for a in attrs.fields(cls):
+        if a.validator is not None or a.converter is not None:
+            raise LayoutError(
+                f"{cls.__name__}.{a.name} has a validator or converter: the fast "
+                "constructor would skip it"
+            )
+        if a.on_setattr not in (None, attrs.setters.NO_OP):
+            raise LayoutError(f"{cls.__name__}.{a.name} has an on_setattr hook")
+        _slot_setter(cls, a.name)
+    for hook in ("__attrs_pre_init__", "__attrs_post_init__", "__attrs_init__"):
+        if hasattr(cls, hook):
+            raise LayoutError(f"{cls.__name__} has {hook}: the fast constructor skips it")
+    for name in cached:
+        _slot_setter(cls, name)
+        # attrs computes a cached property of a slotted class through __getattr__.
+        if "__getattr__" not in cls.__dict__:
+            raise LayoutError(f"{cls.__name__}.{name} is not computed on first use")
 
 
-check_layout()
+check_layout(PlayerState, PLAYER_FIELDS)
+check_layout(GameState, GAME_FIELDS, cached=("highest_bid",))
 
 _new = object.__new__
 _set_hand, _set_table, _set_spent, _set_passed, _set_status_cards = (

@@ -76,6 +76,8 @@ def _public_alias(
         # A bare name from a submodule's docstring, such as ``MAX_JSON_DEPTH``: the one
         # documented object of that name, if there is exactly one.
         matches = [full for full in env.get_domain("py").objects if full.endswith(f".{target}")]
+        if f"high_society.{target}" in matches:  # the package's own name, where users import it
+            matches = [f"high_society.{target}"]
         if len(matches) != 1 or "." in target:
             return None
         target = matches[0]

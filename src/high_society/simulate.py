@@ -26,10 +26,9 @@ import attrs
 from high_society.bots import Bot, HeuristicBot, RandomBot
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
 from high_society.errors import InvalidConfigError
-from high_society.host import Dealer
-from high_society.rules import apply, new_game
+from high_society.host import Dealer, play
+from high_society.rules import new_game
 from high_society.scoring import result
-from high_society.state import Phase
 
 __all__ = ["POLICIES", "SimulationStats", "simulate"]
 
@@ -163,9 +162,9 @@ def simulate(
 ) -> SimulationStats:
     """Play ``games`` games of ``players`` seats between ``policy`` bots; sum them up.
 
-    One bot per seat and one :class:`~high_society.Dealer` serve the whole run, all seeded
+    One bot per seat and one :class:`~high_society.host.Dealer` serve the whole run, all seeded
     from ``seed``, so the figures (timing aside) depend only on the arguments. Each game is
-    played with :func:`~high_society.apply` (legality checked) and scored with
+    played with :func:`~high_society.host.play` (legality checked) and scored with
     :func:`~high_society.result`; both count in the timing.
 
     Raises:
@@ -182,8 +181,7 @@ def simulate(
         raise InvalidConfigError(f"unknown policy {policy!r}: expected one of {POLICIES}")
     rng = random.Random(seed)
     bots = _bots(policy, players, rng)
-    draw = Dealer(rng.getrandbits(64)).draw
-    over, reveal = Phase.OVER, Phase.REVEAL
+    dealer = Dealer(rng.getrandbits(64))
     histogram = [0] * (len(config.deck) + 1)
     wins = [0] * players
     cast_out = [0] * players
@@ -191,9 +189,8 @@ def simulate(
     winning_status = Fraction(0)
     start = clock()
     for _ in range(games):
-        state = new_game(players, config)
-        while (phase := state.phase) is not over:
-            state = apply(state, draw(state) if phase is reveal else bots[state.turn].choose(state))
+        state = dealt = new_game(players, config)
+        for _, _, state in play(bots, dealer=dealer, start=dealt):  # noqa: B007 (kept: the last)
             actions += 1
         histogram[state.auctions_started] += 1
         outcome = result(state)

@@ -98,6 +98,41 @@ BROKEN: list[tuple[str, object, str]] = [
         seat(seat(play_actions(Reveal(L(5)), Pass(0)), 2, passed=True), 0, passed=True),
         "fewer than two",
     ),
+    # The issue-9 example: seat 2 is skipped, and after Pass(0) seat 1 would act on its
+    # own highest bid.
+    (
+        "a seat skipped in the bidding",
+        attrs.evolve(play_actions(Reveal(L(1)), bid(0, 1), bid(1, 2)), turn=0),
+        "no order of bids",
+    ),
+    (
+        "face-up totals falling in turn order",  # seat 1 bid after seat 0, but lower
+        seat(
+            seat(
+                play_actions(Reveal(L(1)), bid(0, 1), bid(1, 2)),
+                0,
+                hand=frozenset(AUCTION.config.money) - {2},
+                table=frozenset({2}),
+            ),
+            1,
+            hand=frozenset(AUCTION.config.money) - {1},
+            table=frozenset({1}),
+        ),
+        "no order of bids",
+    ),
+    ("the first round started by seat 1", attrs.evolve(new_game(3), turn=1), "cannot start"),
+    ("a round started by a seat that took nothing", attrs.evolve(OWNS, turn=1), "cannot start"),
+    (
+        "an auction started by a seat that took nothing",
+        # Seat 1 passed first, so it began the first round: only seat 0 may (R3).
+        attrs.evolve(seat(play_actions(Reveal(L(5))), 1, passed=True), turn=2),
+        "round was started by",
+    ),
+    (
+        "money spent without an auction to pay in",
+        seat(OWNS, 1, hand=frozenset(OWNS.config.money) - {1}, spent=frozenset({1})),
+        "spent money",
+    ),
 ]
 
 
@@ -144,7 +179,7 @@ def test_prestige_cards_may_repeat() -> None:
     assert cards_in_place(attrs.evolve(state, deck=(*state.deck, PRESTIGE)))
 
 
-def test_R8_a_discard_removes_exactly_one_faux_pas_and_one_card() -> None:
+def test_a_discard_removes_exactly_one_faux_pas_and_one_luxury_card() -> None:
     # Unreachable (two Faux Pas, luxury 5 twice), but the discard must still move exactly
     # one of each out of the game: the CrossHair contract of _discard says so.
     state = play_actions(*won(L(5), 0, 1))

@@ -12,7 +12,7 @@ games when it accepts every changed state that is reachable and refuses every ot
 """
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import attrs
 
@@ -118,27 +118,32 @@ def single_changes(state: GameState) -> Iterator[GameState]:
 
 
 def check_boundary(
-    reachable: set[GameState], max_problems: int = 10
+    around: Iterable[GameState], reachable: set[GameState], max_problems: int = 10
 ) -> tuple[Counter[str], list[str]]:
-    """Ask ``state_problems`` about every single change of every state in ``reachable``
-    (every reachable state of one game): counts of the changes tried, and the answers that
-    are wrong (a reachable state refused, or an unreachable one accepted)."""
+    """Ask ``state_problems`` about every single change of every state of ``around``, where
+    ``reachable`` is every reachable state of the game: the counts of changes (``changes``,
+    ``distinct`` changed states, and each of ``accepted``/``refused`` ``reachable``/
+    ``unreachable``), and the wrong answers (a reachable state refused, or an unreachable
+    one accepted), at most ``max_problems`` of each."""
     counts: Counter[str] = Counter()
-    wrong: list[str] = []
+    for key in ("accepted", "refused"):
+        for kind in ("reachable", "unreachable"):
+            counts[f"{key} {kind}"] = 0
+    wrong: dict[str, list[str]] = {"refused": [], "accepted": []}
     answered: dict[GameState, bool] = {}
-    for state in reachable:
+    for state in around:
         for changed in single_changes(state):
             counts["changes"] += 1
-            if changed == state:
-                counts["no change"] += 1
-                continue
             accepted = answered.get(changed)
             if accepted is None:
                 accepted = answered[changed] = not state_problems(changed)
             truth = changed in reachable
-            counts[("accepted" if accepted else "refused") + (" reachable" if truth else "")] += 1
-            if accepted != truth and len(wrong) < max_problems:
-                verdict = "accepted, but unreachable" if accepted else "refused, but reachable"
-                wrong.append(f"{verdict}: {changed!r} (one change from {state!r})")
-    counts["distinct changed states"] = len(answered)
-    return counts, wrong
+            verdict = "accepted" if accepted else "refused"
+            counts[f"{verdict} {'reachable' if truth else 'unreachable'}"] += 1
+            if accepted != truth and len(wrong[verdict]) < max_problems:
+                wrong[verdict].append(
+                    f"{verdict}, but {'reachable' if truth else 'unreachable'}: {changed!r}"
+                    f" (one change from {state!r})"
+                )
+    counts["distinct"] = len(answered)
+    return counts, wrong["refused"] + wrong["accepted"]

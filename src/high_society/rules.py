@@ -26,6 +26,7 @@ from high_society.cards import (
     sort_cards,
 )
 from high_society.errors import IllegalActionError, InvalidConfigError, OutOfRangeError, Reason
+from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
 from high_society.state import GameState, Phase, PlayerState
 
 __all__ = [
@@ -569,6 +570,7 @@ def _check_bid(state: GameState, action: Bid) -> _Problem | None:
 
     pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
     pre: 0 <= action.seat < len(state.players)
+    pre: cards_in_place(state)
     post: (__return__ is None) == (action.cards <= state.players[action.seat].hand and action.cards.isdisjoint(state.players[action.seat].table) and sum(state.players[action.seat].table) + sum(action.cards) > state.highest_bid)
     """  # noqa: E501 (a PEP 316 condition is one line)
     seat = action.seat
@@ -626,6 +628,7 @@ def _reveal(state: GameState, card: StatusCard) -> GameState:
     pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
     pre: state.phase is Phase.REVEAL and card in state.deck
     pre: state.deck == sort_cards(state.deck)
+    pre: cards_in_place(state)
     post: sort_cards((*__return__.deck, card)) == state.deck
     post: __return__.players == state.players and __return__.removed == state.removed
     post: (__return__.phase is Phase.OVER) == (card.is_dark_green and not any(c.is_dark_green for c in __return__.deck))
@@ -670,6 +673,7 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     pre: cards and cards <= state.players[seat].hand
     pre: state.players[seat].hand.isdisjoint(state.players[seat].table)
     pre: sum(state.players[seat].table) + sum(cards) > state.highest_bid
+    pre: cards_in_place(state)
     post: __return__.highest_bid > state.highest_bid
     post: __return__.players[seat].table == state.players[seat].table | cards
     post: __return__.players[seat].hand.isdisjoint(__return__.players[seat].table)
@@ -712,6 +716,7 @@ def _pass(state: GameState, seat: int) -> GameState:
     pre: state.phase is Phase.AUCTION and 0 <= seat < len(state.players) and seat == state.turn
     pre: state.auction is not None and not state.players[seat].passed
     pre: sum(not p.passed for p in state.players) >= 2
+    pre: cards_in_place(state)
     post: all(p.hand | p.table | p.spent == q.hand | q.table | q.spent for p, q in zip(state.players, __return__.players))
     post: all(p.spent <= q.spent for p, q in zip(state.players, __return__.players))
     post: sort_cards([c for p in __return__.players for c in p.status_cards] + [*__return__.removed]) == sort_cards([c for p in state.players for c in p.status_cards] + [*state.removed, state.auction])  or __return__.phase is Phase.AUCTION
@@ -858,15 +863,18 @@ def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
     pre: state.phase is Phase.DISCARD and 0 <= seat < len(state.players) and seat == state.turn
     pre: card.is_luxury and card in state.players[seat].status_cards
     pre: StatusCard.FAUX_PAS in state.players[seat].status_cards
+    pre: cards_in_place(state)
     post: sort_cards([c for p in __return__.players for c in p.status_cards] + [*__return__.removed]) == sort_cards([c for p in state.players for c in p.status_cards] + [*state.removed])
     post: card not in __return__.players[seat].status_cards and StatusCard.FAUX_PAS not in __return__.players[seat].status_cards
     post: __return__.phase is Phase.REVEAL and __return__.turn == seat
     """  # noqa: E501 (a PEP 316 condition is one line)
     players = state.players
     p = players[seat]
-    owned = tuple(c for c in p.status_cards if c is not card and c is not _FAUX_PAS)
+    owned = list(p.status_cards)
+    owned.remove(card)  # one of each, whatever else the seat holds
+    owned.remove(_FAUX_PAS)
     player = player_state(
-        hand=p.hand, table=p.table, spent=p.spent, passed=p.passed, status_cards=owned
+        hand=p.hand, table=p.table, spent=p.spent, passed=p.passed, status_cards=tuple(owned)
     )
     return game_state(
         config=state.config,

@@ -11,6 +11,7 @@ import attrs
 
 from high_society.cards import StatusCard
 from high_society.errors import GameNotOverError, OutOfRangeError
+from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
 from high_society.state import GameState, PlayerState
 
 __all__ = [
@@ -172,7 +173,7 @@ class GameResult:
 def result(state: GameState) -> GameResult:
     """The result of a finished game (R10-R12).
 
-    pre: state.is_over and 3 <= len(state.players) <= 5
+    pre: state.is_over and 3 <= len(state.players) <= 5 and cards_in_place(state)
     post: __return__.money == tuple(sum(p.hand) + sum(p.table) for p in state.players)
     post: __return__.cast_out == cast_out(__return__.money)
     post: not set(__return__.winners) & set(__return__.cast_out)

@@ -37,6 +37,7 @@ from high_society import (
 from high_society.bidtable import BidTable
 from high_society.cli import main
 from high_society.cli.simulate import run
+from high_society.parallel import game_seed
 from high_society.simulate import SimulationStats, simulate
 from high_society.state import _game_state, _player_state
 
@@ -130,13 +131,14 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
 
 
 def replay_by_hand(players: int, games: int, seed: int) -> list[GameState]:
-    """The games simulate plays, rebuilt from its documented seeding: one master
-    ``random.Random(seed)`` gives each seat's bot a 64-bit seed, then the dealer one."""
-    rng = random.Random(seed)
-    bots = [RandomBot(rng.getrandbits(64)) for _ in range(players)]
-    dealer = Dealer(rng.getrandbits(64))
+    """The games simulate plays, rebuilt from its documented seeding: game ``i`` has its own
+    ``random.Random(game_seed(seed, i))``, which gives each seat's bot a 64-bit seed, then
+    the dealer one."""
     finals = []
-    for _ in range(games):
+    for index in range(games):
+        rng = random.Random(game_seed(seed, index))
+        bots = [RandomBot(rng.getrandbits(64)) for _ in range(players)]
+        dealer = Dealer(rng.getrandbits(64))
         state = new_game(players)
         while not state.is_over:
             action: Action

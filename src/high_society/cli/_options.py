@@ -14,3 +14,17 @@ def add_players_option(parser: argparse.ArgumentParser, help: str) -> None:
         default=4,
         help=help,
     )
+
+
+def add_jobs_option(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N``: play the games in N local processes (0: one per CPU); the results do
+    not depend on it."""
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        choices=range(1025),
+        metavar="N",
+        default=1,
+        help="processes to play the games in (0: one per CPU; default 1); the results are "
+        "the same whatever N",
+    )

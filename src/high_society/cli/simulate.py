@@ -5,7 +5,7 @@ import json
 import sys
 from typing import TextIO
 
-from high_society.cli._options import add_players_option
+from high_society.cli._options import add_jobs_option, add_players_option
 from high_society.simulate import POLICIES, SimulationStats, simulate
 
 __all__ = ["format_stats", "register", "run"]
@@ -41,6 +41,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         default="uniform",
         help="uniformly random bots or the heuristic bot (default uniform)",
     )
+    add_jobs_option(parser)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.set_defaults(handler=run)
 
@@ -48,7 +49,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the simulation that ``args`` describe and print the report."""
     stream = out if out is not None else sys.stdout
-    stats = simulate(args.players, args.games, args.seed, args.policy)
+    stats = simulate(args.players, args.games, args.seed, args.policy, jobs=args.jobs)
     if args.json:
         print(json.dumps(stats.as_dict(), indent=2), file=stream)
     else:

@@ -77,8 +77,8 @@ class BotRow:
         cast_out: games in which the entrant was cast out (R10).
         status_total: the entrant's status (R11) summed over all games, exact.
         decisions: actions it chose (reveals are not its own).
-        seconds: time spent in its ``choose``, in all.
-        max_seconds: the longest single ``choose``.
+        seconds: CPU time spent in its ``choose`` (:func:`time.thread_time`), in all.
+        max_seconds: the longest single ``choose``, in CPU time.
     """
 
     name: str
@@ -113,7 +113,7 @@ class BotRow:
 
     @property
     def seconds_per_decision(self) -> float:
-        """Mean time per decision."""
+        """Mean CPU time per decision."""
         return self.seconds / self.decisions if self.decisions else 0.0
 
     def merged(self, other: "BotRow") -> "BotRow":
@@ -194,7 +194,10 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
     z2 = z * z
     centre = (p + z2 / (2 * trials)) / (1 + z2 / trials)
     half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / (1 + z2 / trials)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 or all successes the interval touches 0 or 1 exactly (not 1 - 1e-16).
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= trials else min(1.0, centre + half)
+    return (low, high)
 
 
 def parse_entrant(spec: str) -> Entrant:
@@ -310,7 +313,8 @@ def _empty_row(name: str) -> BotRow:
 
 
 class _Timed:
-    """Wraps a bot to count its decisions and time them."""
+    """Wraps a bot to count its decisions and time them in CPU time of the thread that
+    runs them, so that waiting for a busy core does not count (nor other threads' work)."""
 
     __slots__ = ("bot", "decisions", "longest", "seconds")
 
@@ -321,9 +325,9 @@ class _Timed:
         self.longest = 0.0
 
     def choose(self, state: GameState) -> Action:
-        start = time.perf_counter()
+        start = time.thread_time()
         action = self.bot.choose(state)
-        spent = time.perf_counter() - start
+        spent = time.thread_time() - start
         self.decisions += 1
         self.seconds += spent
         self.longest = max(self.longest, spent)

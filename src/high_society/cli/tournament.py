@@ -114,7 +114,7 @@ def format_table(table: TournamentResult) -> list[str]:
     width = max(len("bot"), *(len(row.name) for row in table.rows))
     columns = (
         f"{'bot':<{width}}  {'wins':>6}  {'95% interval':>13}  {'shared':>6}  "
-        f"{'cast out':>8}  {'status':>6}  {'s/decision':>10}"
+        f"{'cast out':>8}  {'status':>6}  {'ms/move':>8}  {'max ms':>8}"
     )
     lines = [head, "", columns, "-" * len(columns)]
     for row in table.rows:
@@ -124,12 +124,13 @@ def format_table(table: TournamentResult) -> list[str]:
             f"{_percent(low) + '-' + _percent(high):>13}  "
             f"{_percent(row.shared_wins / row.games if row.games else 0.0):>6}  "
             f"{_percent(row.cast_out_rate):>8}  {row.mean_status:>6.2f}  "
-            f"{row.seconds_per_decision:>10.4f}"
+            f"{1000 * row.seconds_per_decision:>8.1f}  {1000 * row.max_seconds:>8.1f}"
         )
     nobody = _percent(table.no_winner / table.games if table.games else 0.0)
     lines.append("")
     lines.append(
         "wins: games won (a shared win counts for each winner); 95% interval: Wilson; "
+        "ms/move, max ms: CPU time per decision, mean and longest; "
         f"no winner (all cast out) in {nobody} of games"
     )
     return lines

@@ -1,0 +1,140 @@
+"""Games spread over processes and clusters give the same results as games played here.
+
+The Dask test starts a small local cluster (``distributed.LocalCluster``, in this process,
+loopback only) and plays through ``Client.get_executor()``: the same executor a real
+cluster gives (docs/bots.md).
+"""
+
+import functools
+from collections.abc import Iterator
+from concurrent.futures import Executor, ThreadPoolExecutor
+
+import pytest
+
+from high_society import HeuristicBot, InvalidConfigError, RandomBot
+from high_society.parallel import check_jobs, game_seed, run_chunks, split
+from high_society.search import SearchBot
+from high_society.simulate import simulate
+from high_society.tournament import Entrant, TournamentResult, tournament
+
+LINEUP = (
+    Entrant("search@4", functools.partial(SearchBot, simulations=4)),
+    Entrant("heuristic", HeuristicBot),
+    Entrant("random", RandomBot),
+    Entrant("heuristic", HeuristicBot),
+)
+GAMES = 12
+
+
+@pytest.fixture(scope="module")
+def one_job() -> TournamentResult:
+    return tournament(LINEUP, GAMES, seed=9)
+
+
+def test_two_jobs_give_the_same_table_as_one(one_job: TournamentResult) -> None:
+    assert tournament(LINEUP, GAMES, seed=9, jobs=2) == one_job
+
+
+def test_any_executor_gives_the_same_table(one_job: TournamentResult) -> None:
+    with ThreadPoolExecutor(3) as pool:
+        assert tournament(LINEUP, GAMES, seed=9, executor=pool, workers=3) == one_job
+
+
+@pytest.fixture(scope="module")
+def dask_executor() -> Iterator[Executor]:
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=False,
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client.get_executor()
+
+
+def test_a_dask_cluster_gives_the_same_table(
+    one_job: TournamentResult, dask_executor: Executor
+) -> None:
+    assert tournament(LINEUP, GAMES, seed=9, executor=dask_executor, workers=2) == one_job
+
+
+def test_simulate_gives_the_same_figures_with_one_job_two_jobs_and_dask(
+    dask_executor: Executor,
+) -> None:
+    here = simulate(4, 60, seed=3, policy="heuristic")
+    assert simulate(4, 60, seed=3, policy="heuristic", jobs=2) == here
+    assert simulate(4, 60, seed=3, policy="heuristic", executor=dask_executor) == here
+
+
+def test_the_chunking_does_not_change_the_games() -> None:
+    parts = [simulate(3, n, seed=5) for n in (0, 1, 7)]
+    assert [p.games for p in parts] == [0, 1, 7]
+    # A run's first games are the games of a shorter run with the same seed.
+    longer = run_chunks(functools.partial(_seeds, 5), 7, jobs=1)
+    assert [s for chunk in longer for s in chunk] == [game_seed(5, i) for i in range(7)]
+
+
+def _seeds(seed: int, indexes: range) -> list[int]:
+    return [game_seed(seed, i) for i in indexes]
+
+
+def test_game_seeds_differ_by_seed_index_and_stream() -> None:
+    seeds = {game_seed(s, i, k) for s in range(3) for i in range(3) for k in range(3)}
+    assert len(seeds) == 27
+    assert all(0 <= s < 2**64 for s in seeds)
+    # SHA-256 of a fixed text: the same in every process, on every machine, in every run.
+    assert game_seed(1, 2, 3) == 0xD3FD4F36F793E0DE
+
+
+@pytest.mark.parametrize("value", [1.0, "1", None])
+def test_game_seed_refuses_what_is_not_an_int(value: object) -> None:
+    with pytest.raises(InvalidConfigError):
+        game_seed(value, 0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("count", "pieces"), [(0, 4), (1, 4), (10, 3), (10, 10), (10, 20), (7, 1)])
+def test_split_covers_the_range_in_order_with_balanced_chunks(count: int, pieces: int) -> None:
+    chunks = split(count, pieces)
+    assert [i for chunk in chunks for i in chunk] == list(range(count))
+    assert all(len(chunk) > 0 for chunk in chunks)
+    assert len(chunks) <= max(1, pieces)
+    if chunks:
+        assert max(map(len, chunks)) - min(map(len, chunks)) <= 1
+
+
+def test_run_chunks_reports_progress_and_keeps_chunk_order() -> None:
+    done: list[int] = []
+    with ThreadPoolExecutor(2) as pool:
+        results = run_chunks(list, 30, executor=pool, workers=2, progress=done.append)
+    assert [i for chunk in results for i in chunk] == list(range(30))
+    assert sum(done) == 30
+
+
+def test_run_chunks_raises_the_first_failure() -> None:
+    with ThreadPoolExecutor(2) as pool, pytest.raises(ZeroDivisionError):
+        run_chunks(_fail, 10, executor=pool)
+
+
+def _fail(indexes: range) -> None:
+    raise ZeroDivisionError(indexes)
+
+
+@pytest.mark.parametrize("jobs", [-1, 1.5, "2", True])
+def test_bad_job_counts_are_refused(jobs: object) -> None:
+    with pytest.raises(InvalidConfigError, match="jobs"):
+        check_jobs(jobs)
+    with pytest.raises(InvalidConfigError, match="jobs"):
+        simulate(3, 1, seed=1, jobs=jobs)  # type: ignore[arg-type]
+
+
+def test_zero_jobs_means_one_per_cpu() -> None:
+    assert check_jobs(0) >= 1
+    assert check_jobs(3) == 3
+
+
+def test_run_chunks_refuses_a_negative_count() -> None:
+    with pytest.raises(InvalidConfigError, match="count"):
+        run_chunks(list, -1)

@@ -142,7 +142,7 @@ class SearchBot:
     Args:
         seed: seeds every random choice of the search; with ``seconds=None`` the same seed
             gives the same actions.
-        simulations: simulations per decision (default 200), or ``None`` for no limit
+        simulations: simulations per decision (default 100), or ``None`` for no limit
             (then ``seconds`` must be given).
         seconds: a time budget per decision, or ``None``. With both budgets the search stops
             at whichever runs out first.
@@ -160,7 +160,7 @@ class SearchBot:
         self,
         seed: int | None = None,
         *,
-        simulations: int | None = 200,
+        simulations: int | None = 100,
         seconds: float | None = None,
         exploration: float = 0.5,
         bid_totals: int = 3,

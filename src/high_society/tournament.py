@@ -204,7 +204,7 @@ def parse_entrant(spec: str) -> Entrant:
     """An entrant from its command-line name:
 
     - ``random``, ``heuristic``: the built-in bots;
-    - ``search`` (200 simulations per decision), ``search@N`` (``N`` simulations) or
+    - ``search`` (100 simulations per decision), ``search@N`` (``N`` simulations) or
       ``search@Xs`` (``X`` seconds per decision): :class:`~high_society.search.SearchBot`;
     - ``package.module:Name``: any importable callable that makes a bot from a seed,
       typically a class whose ``__init__`` takes the seed and that follows the

@@ -167,7 +167,7 @@ def last_auction() -> GameState:
     return play(*won(L(10), 0, 1), Reveal(L(9)), config=ENDGAME)
 
 
-def test_R10_the_search_bot_stays_out_of_an_auction_whose_win_would_cast_it_out() -> None:
+def test_the_search_bot_stays_out_of_an_auction_whose_win_would_cast_it_out() -> None:
     state = last_auction()
     # Winning luxury 9 would leave seat 0 the poorest, cast out (R10): a sure loss. If it
     # passes, seats 1 and 2 bid for luxury 9; whoever pays 2 or more is the only one

@@ -97,7 +97,7 @@ def test_a_tournament_is_deterministic_for_a_seed() -> None:
 
 
 @pytest.mark.parametrize("size", [2, 6])
-def test_R3_a_tournament_needs_three_to_five_entrants(size: int) -> None:
+def test_a_tournament_needs_three_to_five_entrants(size: int) -> None:
     with pytest.raises(InvalidConfigError, match="3 to 5 bots"):
         tournament([LINEUP[0]] * size, 1, seed=1)
 

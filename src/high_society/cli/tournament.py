@@ -30,7 +30,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "tournament",
         help="play bots against each other and report each bot's results",
         description="Play GAMES games between 3 to 5 bots, one per seat, rotating the seats "
-        "from game to game, and report for each bot its win rate (with a 95%% confidence "
+        "from game to game, and report for each bot its win rate (with a 95% confidence "
         "interval), shared wins, cast-out rate and mean status. A bot is random, heuristic, "
         "search (search@N: N simulations per decision, search@Xs: X seconds), or "
         "module:Class for any importable bot class that takes a seed. The same seed gives "

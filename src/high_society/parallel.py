@@ -12,8 +12,10 @@ figure summed from them, are the same whatever the executor and the chunking.
 True
 >>> [len(r) for r in split(10, 3)]
 [4, 3, 3]
->>> run_chunks(sum, 10, jobs=1)
-[45]
+>>> run_chunks(len, 10)  # the sizes of the chunks, here: 8 chunks for one worker
+[2, 2, 1, 1, 1, 1, 1, 1]
+>>> sum(run_chunks(sum, 10))
+45
 """
 
 import hashlib

@@ -18,12 +18,12 @@ from high_society.simulate import simulate
 from high_society.tournament import Entrant, TournamentResult, tournament
 
 LINEUP = (
-    Entrant("search@4", functools.partial(SearchBot, simulations=4)),
+    Entrant("search@3", functools.partial(SearchBot, simulations=3)),
     Entrant("heuristic", HeuristicBot),
     Entrant("random", RandomBot),
     Entrant("heuristic", HeuristicBot),
 )
-GAMES = 12
+GAMES = 8
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import pytest
 from high_society import HeuristicBot, InvalidConfigError, RandomBot
 from high_society.parallel import check_jobs, game_seed, run_chunks, split
 from high_society.search import SearchBot
-from high_society.simulate import simulate
+from high_society.simulate import SimulationStats, simulate
 from high_society.tournament import Entrant, TournamentResult, tournament
 
 LINEUP = (
@@ -41,6 +41,16 @@ def test_any_executor_gives_the_same_table(one_job: TournamentResult) -> None:
 
 
 @pytest.fixture(scope="module")
+def simulated_here() -> SimulationStats:
+    return simulate(4, 60, seed=3, policy="heuristic")
+
+
+def test_simulate_gives_the_same_figures_with_two_jobs(simulated_here: SimulationStats) -> None:
+    assert simulate(4, 60, seed=3, policy="heuristic", jobs=2) == simulated_here
+
+
+# The local processes above are forked before the cluster below starts its threads.
+@pytest.fixture(scope="module")
 def dask_executor() -> Iterator[Executor]:
     distributed = pytest.importorskip("distributed")
     with (
@@ -61,12 +71,10 @@ def test_a_dask_cluster_gives_the_same_table(
     assert tournament(LINEUP, GAMES, seed=9, executor=dask_executor, workers=2) == one_job
 
 
-def test_simulate_gives_the_same_figures_with_one_job_two_jobs_and_dask(
-    dask_executor: Executor,
+def test_simulate_gives_the_same_figures_on_a_dask_cluster(
+    simulated_here: SimulationStats, dask_executor: Executor
 ) -> None:
-    here = simulate(4, 60, seed=3, policy="heuristic")
-    assert simulate(4, 60, seed=3, policy="heuristic", jobs=2) == here
-    assert simulate(4, 60, seed=3, policy="heuristic", executor=dask_executor) == here
+    assert simulate(4, 60, seed=3, policy="heuristic", executor=dask_executor) == simulated_here
 
 
 def test_the_chunking_does_not_change_the_games() -> None:

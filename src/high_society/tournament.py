@@ -213,8 +213,11 @@ def parse_entrant(spec: str) -> Entrant:
     >>> parse_entrant("search@50").name
     'search@50'
 
+    A ``module:Name`` factory is tried once, with seed 0, to check that it makes a bot.
+
     Raises:
-        InvalidConfigError: the name is none of these, or the import fails.
+        InvalidConfigError: the name is none of these, the import fails, or the factory
+            does not make an object with a ``choose`` method from a seed.
     """
     name, _, budget = spec.partition("@")
     if name == "random" and not budget:
@@ -233,6 +236,14 @@ def parse_entrant(spec: str) -> Entrant:
             raise InvalidConfigError(f"cannot load bot {spec!r}: {error}") from error
         if not callable(target):
             raise InvalidConfigError(f"bot {spec!r} is not a class or function")
+        # Make one bot now, so that a factory that takes no seed or makes no bot is
+        # refused here with its name, not in the middle of a run (in another process).
+        try:
+            bot = target(0)
+        except Exception as error:
+            raise InvalidConfigError(f"bot {spec!r} cannot be made from a seed: {error}") from error
+        if not callable(getattr(bot, "choose", None)):
+            raise InvalidConfigError(f"bot {spec!r} makes objects without a choose method")
         return Entrant(spec, target)
     known = ", ".join(BUILT_IN)
     raise InvalidConfigError(

@@ -9,11 +9,17 @@ best and the median round of each, and the load average before and after.
 
 import argparse
 import os
+import resource
 import statistics
 import time
 from concurrent.futures import Executor
 
 from high_society.simulate import SimulationStats, simulate
+
+
+def children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def timed(
@@ -23,6 +29,13 @@ def timed(
     start = time.perf_counter()
     stats = simulate(4, games, seed=1, jobs=jobs, executor=executor, workers=workers)
     return time.perf_counter() - start, stats
+
+
+def cpu_of(games: int, jobs: int) -> tuple[float, float]:
+    """CPU seconds of this process and of its (finished) child processes for one run."""
+    here, children = time.process_time(), children_cpu()
+    simulate(4, games, seed=1, jobs=jobs)
+    return time.process_time() - here, children_cpu() - children
 
 
 def main() -> None:
@@ -47,6 +60,14 @@ def main() -> None:
     print(
         f"  speed-up: best {min(one) / min(two):.2f}x, "
         f"median {statistics.median(one) / statistics.median(two):.2f}x"
+    )
+    # The same runs in CPU time, which a busy machine does not inflate: with two free cores
+    # the two workers run side by side, so the wall time would be about parent + children/2.
+    alone, _ = cpu_of(args.games, 1)
+    parent, children = cpu_of(args.games, 2)
+    print(
+        f"  CPU seconds: jobs 1 {alone:.2f}; jobs 2 {parent:.2f} here + {children:.2f} in the "
+        f"workers; speed-up on two free cores about {alone / (parent + children / 2):.2f}x"
     )
 
     from distributed import Client, LocalCluster

@@ -209,7 +209,7 @@ def test_simulate_refuses_bad_arguments(players: int, games: int, policy: str, w
 
 
 def cli_output(**kwargs: object) -> str:
-    args = Namespace(players=4, games=10, seed=1, policy="uniform", json=False)
+    args = Namespace(players=4, games=10, seed=1, policy="uniform", jobs=1, json=False)
     for key, value in kwargs.items():
         setattr(args, key, value)
     out = io.StringIO()

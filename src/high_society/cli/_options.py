@@ -28,3 +28,19 @@ def add_jobs_option(parser: argparse.ArgumentParser) -> None:
         help="processes to play the games in (0: one per CPU; default 1); the results are "
         "the same whatever N",
     )
+
+
+def count(text: str) -> int:
+    """A whole number >= 1, for argparse (which turns the ValueError into exit code 2 and
+    names this function in its message: "invalid count value")."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
+def add_games_option(parser: argparse.ArgumentParser, default: int) -> None:
+    """``--games N``: how many games to play, at least 1."""
+    parser.add_argument(
+        "--games", type=count, default=default, help=f"number of games (default {default})"
+    )

@@ -7,21 +7,10 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from high_society.cli._options import add_jobs_option
+from high_society.cli._options import add_games_option, add_jobs_option
 from high_society.tournament import TournamentResult, parse_entrant, tournament
 
 __all__ = ["format_table", "register", "run"]
-
-
-def _count(text: str) -> int:
-    """A whole number >= 1, for argparse (which turns the ValueError into exit code 2)."""
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
-_count.__name__ = "count"  # argparse names the type in its message: "invalid count value"
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -37,7 +26,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "the same table whatever --jobs.",
     )
     parser.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat (3 to 5)")
-    parser.add_argument("--games", type=_count, default=100, help="number of games (default 100)")
+    add_games_option(parser, 100)
     parser.add_argument("--seed", type=int, default=1, help="seed for bots and deck (default 1)")
     add_jobs_option(parser)
     parser.add_argument("--json", action="store_true", help="print the table as one JSON object")

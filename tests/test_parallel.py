@@ -6,12 +6,14 @@ cluster gives (docs/bots.md).
 """
 
 import functools
+import json
 from collections.abc import Iterator
 from concurrent.futures import Executor, ThreadPoolExecutor
 
 import pytest
 
 from high_society import HeuristicBot, InvalidConfigError, RandomBot
+from high_society.cli import main
 from high_society.parallel import check_jobs, game_seed, run_chunks, split
 from high_society.search import SearchBot
 from high_society.simulate import SimulationStats, simulate
@@ -47,6 +49,28 @@ def simulated_here() -> SimulationStats:
 
 def test_simulate_gives_the_same_figures_with_two_jobs(simulated_here: SimulationStats) -> None:
     assert simulate(4, 60, seed=3, policy="heuristic", jobs=2) == simulated_here
+
+
+def test_the_commands_print_the_same_figures_with_two_jobs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    timing = {"seconds", "games_per_second", "actions_per_second"}
+    printed = []
+    for jobs in ("1", "2"):
+        assert main(["simulate", "--games", "20", "--jobs", jobs, "--json"]) == 0
+        figures = json.loads(capsys.readouterr().out)
+        printed.append({k: v for k, v in figures.items() if k not in timing})
+    assert printed[0] == printed[1]
+    tables = []
+    for jobs in ("1", "2"):
+        argv = ["tournament", "random", "heuristic", "search@2", "--games", "6", "--json"]
+        assert main([*argv, "--jobs", jobs]) == 0
+        table = json.loads(capsys.readouterr().out)
+        del table["seconds"]
+        for row in table["bots"]:
+            del row["seconds_per_decision"], row["max_seconds_per_decision"]
+        tables.append(table)
+    assert tables[0] == tables[1]
 
 
 # The local processes above are forked before the cluster below starts its threads.

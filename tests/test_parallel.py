@@ -170,3 +170,9 @@ def test_zero_jobs_means_one_per_cpu() -> None:
 def test_run_chunks_refuses_a_negative_count() -> None:
     with pytest.raises(InvalidConfigError, match="count"):
         run_chunks(list, -1)
+
+
+@pytest.mark.parametrize("workers", [0, -2, 1.0, True])
+def test_run_chunks_refuses_a_bad_number_of_workers(workers: object) -> None:
+    with ThreadPoolExecutor(1) as pool, pytest.raises(InvalidConfigError, match="workers"):
+        run_chunks(list, 5, executor=pool, workers=workers)  # type: ignore[arg-type]

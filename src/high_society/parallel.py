@@ -93,11 +93,13 @@ def run_chunks(
     ``progress(n)`` is called in this process each time a chunk of ``n`` items is done.
 
     Raises:
-        InvalidConfigError: ``count`` is negative or ``jobs`` is invalid.
+        InvalidConfigError: ``count`` is negative, or ``jobs`` or ``workers`` is invalid.
         Exception: whatever ``task`` raised, for the first chunk that failed.
     """
     if type(count) is not int or count < 0:
         raise InvalidConfigError(f"the count must be an int >= 0, not {count!r}")
+    if workers is not None and (type(workers) is not int or workers < 1):
+        raise InvalidConfigError(f"workers must be an int >= 1 or None, not {workers!r}")
     jobs = check_jobs(jobs)
     if executor is None and jobs == 1:
         results = []

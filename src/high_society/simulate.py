@@ -179,7 +179,8 @@ def simulate(
 
     Raises:
         InvalidConfigError: ``players`` is not 3 to 5, ``games`` is negative, ``policy``
-            is not one of :data:`POLICIES`, or ``jobs`` is not an int >= 0.
+            is not one of :data:`POLICIES`, ``jobs`` is not an int >= 0, or ``workers`` is
+            not an int >= 1 or ``None``.
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(

@@ -290,8 +290,8 @@ def tournament(
     :func:`~high_society.parallel.run_chunks`; none of them changes the result.
 
     Raises:
-        InvalidConfigError: not 3 to 5 entrants, ``games`` negative, ``seed`` or ``jobs``
-            not valid.
+        InvalidConfigError: not 3 to 5 entrants, ``games`` negative, or ``seed``, ``jobs``
+            or ``workers`` not valid.
         IllegalActionError: a bot chose an illegal action.
     """
     players = len(entrants)

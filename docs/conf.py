@@ -54,6 +54,8 @@ nitpick_ignore_regex = [
     ("py:class", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:exc", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:class", r"_io\..*"),
+    ("py:.*", r"(concurrent\.futures|functools|time)\..*"),
+    ("py:class", r"(high_society\.parallel\.)?T"),
 ]
 
 html_theme = "alabaster"

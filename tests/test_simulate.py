@@ -29,6 +29,7 @@ from high_society.bots import RandomBot
 from high_society.cli import main
 from high_society.cli.simulate import run
 from high_society.host import Dealer
+from high_society.parallel import game_seed
 from high_society.simulate import SimulationStats, simulate
 
 # --- The statistical sanity test --------------------------------------------------------
@@ -121,13 +122,14 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
 
 
 def replay_by_hand(players: int, games: int, seed: int) -> list[GameState]:
-    """The games simulate plays, rebuilt from its documented seeding: one master
-    ``random.Random(seed)`` gives each seat's bot a 64-bit seed, then the dealer one."""
-    rng = random.Random(seed)
-    bots = [RandomBot(rng.getrandbits(64)) for _ in range(players)]
-    dealer = Dealer(rng.getrandbits(64))
+    """The games simulate plays, rebuilt from its documented seeding: game ``i`` has its own
+    ``random.Random(game_seed(seed, i))``, which gives each seat's bot a 64-bit seed, then
+    the dealer one."""
     finals = []
-    for _ in range(games):
+    for index in range(games):
+        rng = random.Random(game_seed(seed, index))
+        bots = [RandomBot(rng.getrandbits(64)) for _ in range(players)]
+        dealer = Dealer(rng.getrandbits(64))
         state = new_game(players)
         while not state.is_over:
             action: Action
@@ -198,7 +200,7 @@ def test_simulate_refuses_bad_arguments(players: int, games: int, policy: str, w
 
 
 def cli_output(**kwargs: object) -> str:
-    args = Namespace(players=4, games=10, seed=1, policy="uniform", json=False)
+    args = Namespace(players=4, games=10, seed=1, policy="uniform", jobs=1, json=False)
     for key, value in kwargs.items():
         setattr(args, key, value)
     out = io.StringIO()

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from high_society.state import GameState
 
 __all__ = [
+    "EncodingError",
     "GameNotOverError",
     "HighSocietyError",
     "IllegalActionError",
@@ -36,6 +37,11 @@ class GameNotOverError(HighSocietyError, ValueError):
 
 class NoRevealDueError(HighSocietyError, ValueError):
     """A card was to be drawn for a reveal while no reveal is due."""
+
+
+class EncodingError(HighSocietyError, ValueError):
+    """An action, id or buffer that the integer encoding cannot take (see
+    :mod:`high_society.encoding`)."""
 
 
 class Reason(enum.StrEnum):

@@ -17,6 +17,7 @@ __all__ = [
     "HighSocietyError",
     "IllegalActionError",
     "InvalidConfigError",
+    "InvalidSeatError",
     "NoRevealDueError",
     "Reason",
     "RecordError",
@@ -42,6 +43,10 @@ class NoRevealDueError(HighSocietyError, ValueError):
 class EncodingError(HighSocietyError, ValueError):
     """An action, id or buffer that the integer encoding cannot take (see
     :mod:`high_society.encoding`)."""
+
+
+class InvalidSeatError(HighSocietyError, IndexError):
+    """A seat number that is not a seat of the game (asked for a view or an observation)."""
 
 
 class Reason(enum.StrEnum):

@@ -57,6 +57,7 @@ __all__ = [
     "legal_action_ids",
     "legal_action_mask",
     "num_actions",
+    "player_action",
 ]
 
 #: The id of :class:`~high_society.Pass`.
@@ -216,17 +217,27 @@ def action_from_id(state: GameState, action: int) -> Action:
         raise EncodingError("the game is over: no id stands for an action")
     if actor is CHANCE:
         return Reveal(card_from_chance_id(action))
-    config = state.config
+    return player_action(action, actor, state.config)
+
+
+def player_action(action: int, seat: int, config: GameConfig = STANDARD) -> Bid | Pass | Discard:
+    """The action of ``seat`` that player action id ``action`` stands for in ``config``.
+
+    >>> player_action(5, 2)
+    Bid(seat=2, cards=frozenset({1, 3}))
+
+    Raises:
+        EncodingError: ``action`` is not an int from 0 to ``num_actions(config) - 1``.
+    """
     size = num_actions(config)
     if type(action) is not int or not 0 <= action < size:
         raise EncodingError(f"{action!r} is not an action id (0 to {size - 1})")
     if action == PASS_ID:
-        return Pass(actor)
+        return Pass(seat)
     first_discard = 1 << len(config.money)
     if action >= first_discard:
-        return Discard(actor, StatusCard.luxury(action - first_discard + 1))
-    money = config.money
-    return Bid(actor, frozenset(v for i, v in enumerate(money) if action >> i & 1))
+        return Discard(seat, StatusCard.luxury(action - first_discard + 1))
+    return Bid(seat, frozenset(v for i, v in enumerate(config.money) if action >> i & 1))
 
 
 def legal_action_ids(state: GameState) -> tuple[int, ...]:

@@ -125,7 +125,8 @@ class GameState:
             what = "game over" + (f", ended by {ended.label}" if ended is not None else "")
         else:
             what = f"reveal due, Seat {self.turn} starts the round"
-        return f"{len(self.players)} players; {what}; {len(self.deck)} cards in the deck"
+        left = len(self.deck)
+        return f"{len(self.players)} players; {what}; {left} card{'s' * (left != 1)} in the deck"
 
     @property
     def num_players(self) -> int:

@@ -138,7 +138,26 @@ def chance_outcome_ids(state: GameState) -> tuple[tuple[int, float], ...]:
     >>> dict(chance_outcome_ids(new_game(3)))[10]  # 3 prestige cards of 16
     0.1875
     """
-    return tuple((_CHANCE_ID[reveal.card], float(p)) for reveal, p in chance_outcomes(state))
+    if state.phase is not _REVEAL:
+        return ()
+    deck = state.deck
+    try:
+        return _OUTCOMES[deck]
+    except KeyError:
+        pass
+    outcomes = tuple(
+        sorted((_CHANCE_ID[reveal.card], float(p)) for reveal, p in chance_outcomes(state))
+    )
+    if len(_OUTCOMES) >= _OUTCOMES_LIMIT:
+        _OUTCOMES.clear()
+    _OUTCOMES[deck] = outcomes
+    return outcomes
+
+
+#: Chance outcome ids by deck: the outcomes depend on the deck's contents alone (R4), and
+#: a look-up is cheaper than building the exact fractions again.
+_OUTCOMES: dict[tuple[StatusCard, ...], tuple[tuple[int, float], ...]] = {}
+_OUTCOMES_LIMIT = 1 << 15
 
 
 def action_id(action: Action, config: GameConfig = STANDARD) -> int:
@@ -270,7 +289,7 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
         _cached += len(ids)
         return ids
     if phase is _REVEAL:
-        return tuple(sorted(_CHANCE_ID[card] for card in set(state.deck)))
+        return tuple(i for i, _ in chance_outcome_ids(state))
     if phase is _DISCARD:
         config = state.config
         return tuple(sorted(action_id(a, config) for a in legal_actions(state)))

@@ -304,6 +304,11 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         self._play_bots()
         return self._observe(), {}
 
+    @property
+    def game(self) -> GameState:
+        """The game now."""
+        return self._inner.game
+
     def _play_bots(self) -> None:
         inner = self._inner
         while not inner.game.is_over and inner.game.turn != self.seat:

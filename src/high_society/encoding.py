@@ -31,11 +31,11 @@ Bid(seat=0, cards=frozenset({1, 3}))
 2048
 """
 
-import struct
 from itertools import compress
 from typing import Final, assert_never
 
 from high_society._bid_ids import THRESHOLD, HandIds, money_ids
+from high_society._buffers import write_values
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import STANDARD, GameConfig, StatusCard
 from high_society.errors import EncodingError
@@ -352,37 +352,7 @@ def legal_action_mask(state: GameState, out: object) -> None:
         EncodingError: ``out`` is not such a buffer (not a buffer, read-only, not
             contiguous, of another length or item format). Nothing is written then.
     """
-    size = num_actions(state.config)
-    try:
-        view = memoryview(out)  # type: ignore[arg-type]  # any buffer: checked at run time
-    except TypeError:
-        raise EncodingError(f"cannot write a mask into a {type(out).__name__}") from None
-    with view:
-        fmt = view.format.lstrip("@")
-        if view.readonly or not view.c_contiguous or view.ndim != 1:
-            raise EncodingError("the mask buffer must be writable, one-dimensional and contiguous")
-        if len(view) != size:
-            raise EncodingError(f"the mask buffer holds {len(view)} items, not {size}")
-        one = _ONES.get(fmt)
-        if one is None or len(one) != view.itemsize:
-            raise EncodingError(f"cannot write a mask into items of format {view.format!r}")
-        mask = _mask_bytes(state, size)
-        if len(one) > 1:
-            # Spread each 0/1 byte over the bytes of an item: byte j of an item is byte j of
-            # the format's 1, or 0. Extended slices and translate run in C.
-            wide = bytearray(len(one) * size)
-            for j, byte in enumerate(one):
-                if byte:
-                    wide[j :: len(one)] = mask.translate(_SCALE[byte])
-            mask = bytes(wide)
-        with view.cast("B") as target:
-            target[:] = mask
-
-
-#: The native bytes of 1 in each item format a mask may be written in.
-_ONES = {fmt: struct.pack(fmt, 1) for fmt in "bBhHiIlLqQnNefd?"}
-#: ``_SCALE[v]`` translates byte 1 to byte ``v`` (and 0 to 0).
-_SCALE = tuple(bytes([0, v]) + bytes(254) for v in range(256))
+    write_values(_mask_bytes(state, num_actions(state.config)), out, "a mask")
 
 
 def _mask_bytes(state: GameState, size: int) -> bytes:

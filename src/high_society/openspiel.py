@@ -42,8 +42,8 @@ from high_society.observation import (
     max_game_length,
     observation_size,
     observation_string,
-    observation_tensor,
     returns,
+    write_observation,
 )
 from high_society.rules import CHANCE, apply, new_game, to_act
 from high_society.state import GameState
@@ -80,6 +80,10 @@ GAME_TYPE: Final = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification={"players": DEFAULT_PLAYERS},
 )
+
+
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
 
 
 def _game_info(players: int) -> pyspiel.GameInfo:
@@ -139,20 +143,26 @@ class HighSocietyState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no t
 
     def __init__(self, game: HighSocietyGame) -> None:
         super().__init__(game)
-        self.state: GameState = new_game(game.players, STANDARD)
+        self._move_to(new_game(game.players, STANDARD))
+
+    def _move_to(self, state: GameState) -> None:
+        self._state = state
+        # OpenSpiel asks who acts several times per move: worked out once per state.
+        actor = to_act(state)
+        self._player = _TERMINAL if actor is None else _CHANCE if actor is CHANCE else actor
+
+    @property
+    def state(self) -> GameState:
+        """The library's game state."""
+        return self._state
 
     def current_player(self) -> int:
         """The seat to act, ``PlayerId.CHANCE`` for a reveal, ``PlayerId.TERMINAL`` at the end."""
-        actor = to_act(self.state)
-        if actor is None:
-            return int(pyspiel.PlayerId.TERMINAL)
-        if actor is CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        return actor
+        return self._player
 
-    def _legal_actions(self, player: int) -> list[int]:
+    def _legal_actions(self, player: int) -> tuple[int, ...]:
         """The legal action ids of the seat to act, ascending."""
-        return list(legal_action_ids(self.state))
+        return legal_action_ids(self.state)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards that may be revealed, as (chance id, probability)."""
@@ -160,7 +170,7 @@ class HighSocietyState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no t
 
     def _apply_action(self, action: int) -> None:
         """Decode the id for whoever acts and apply it (the reducer checks legality)."""
-        self.state = apply(self.state, action_from_id(self.state, action))
+        self._move_to(apply(self._state, action_from_id(self._state, action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -169,7 +179,7 @@ class HighSocietyState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no t
 
     def is_terminal(self) -> bool:
         """True once the game is over."""
-        return self.state.is_over
+        return self._player == _TERMINAL
 
     def returns(self) -> list[float]:
         """Each seat's return: the winners share 1 (all 0 before the end)."""
@@ -189,7 +199,7 @@ class HighSocietyObserver:
 
     def set_from(self, state: HighSocietyState, player: int) -> None:
         """Fill :attr:`tensor` with what ``player`` observes in ``state``."""
-        self.tensor[:] = observation_tensor(state.state, player)
+        write_observation(state.state, player, self.tensor)
 
     def string_from(self, state: HighSocietyState, player: int) -> str:
         """What ``player`` observes in ``state``, as one line."""

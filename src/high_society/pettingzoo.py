@@ -45,7 +45,7 @@ from high_society.encoding import (
     num_actions,
 )
 from high_society.errors import InvalidConfigError
-from high_society.observation import observation_size, observation_tensor, returns
+from high_society.observation import observation_size, returns, write_observation
 from high_society.rules import apply, new_game, to_act
 from high_society.state import GameState, Phase
 
@@ -116,7 +116,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
-        size = observation_size(players)
+        self._size = size = observation_size(players)
         self._num_actions = num_actions(STANDARD)
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -192,14 +192,18 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         mask = np.zeros(self._num_actions, np.int8)
         if to_act(self.game) == seat:
             legal_action_mask(self.game, mask)
-        return {
-            "observation": np.asarray(observation_tensor(self.game, seat), np.float32),
-            "action_mask": mask,
-        }
+        return {"observation": self._tensor(seat), "action_mask": mask}
+
+    def _tensor(self, seat: int) -> NDArray[np.float32]:
+        # Written as bytes (the fast path: every value of the standard game fits in one),
+        # then widened by numpy in one call.
+        values = np.empty(self._size, np.uint8)
+        write_observation(self.game, seat, values)
+        return values.astype(np.float32)
 
     def state(self) -> NDArray[np.float32]:
         """The global state: the observation tensor of seat 0."""
-        return np.asarray(observation_tensor(self.game, 0), np.float32)
+        return self._tensor(0)
 
     def step(self, action: int | None) -> None:
         """The selected agent plays action id ``action`` (``None`` once it is done).

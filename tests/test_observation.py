@@ -4,6 +4,7 @@ cheap copies of immutable values and the short str of a state."""
 
 import copy
 import json
+from array import array
 from fractions import Fraction
 
 import attrs
@@ -21,7 +22,7 @@ from high_society import (
     new_game,
     sort_cards,
 )
-from high_society.errors import InvalidConfigError, InvalidSeatError
+from high_society.errors import EncodingError, InvalidConfigError, InvalidSeatError
 from high_society.observation import (
     GLOBAL_SIZE,
     PublicPlayer,
@@ -36,6 +37,7 @@ from high_society.observation import (
     seat_size,
     view,
     view_to_json,
+    write_observation,
 )
 from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, finished, play, won
 
@@ -325,3 +327,49 @@ def test_a_copied_state_plays_on_like_the_original() -> None:
 )
 def test_the_str_of_a_state_is_one_short_line(state: object, expected: str) -> None:
     assert str(state) == expected
+
+
+# --- Observations written into buffers ------------------------------------------------------
+
+
+@pytest.mark.parametrize("code", ["B", "b", "h", "H", "i", "I", "l", "L", "q", "Q", "f", "d"])
+def test_write_observation_fills_any_numeric_buffer_with_the_tensor(code: str) -> None:
+    out = array(code, [7] * observation_size(3))
+    write_observation(MIDGAME, 1, out)
+    assert list(map(float, out)) == observation_tensor(MIDGAME, 1)
+
+
+def test_write_observation_refuses_booleans_and_wrong_sizes_and_writes_nothing() -> None:
+    booleans = memoryview(bytearray(observation_size(3))).cast("?")
+    with pytest.raises(EncodingError, match="values above 1"):
+        write_observation(MIDGAME, 0, booleans)  # the deck counts 2 prestige cards
+    assert not any(booleans.tolist())
+    short = array("f", [7.0] * 10)
+    with pytest.raises(EncodingError, match="holds 10 items, not 161"):
+        write_observation(MIDGAME, 0, short)
+    assert list(short) == [7.0] * 10
+    with pytest.raises(InvalidSeatError):
+        write_observation(MIDGAME, 3, array("f", [0.0] * 161))
+
+
+def test_a_signed_byte_buffer_refuses_a_bid_above_127() -> None:
+    big = GameConfig(money=(40, 50, 60), deck=TINY.deck)  # 150 in all: fits a byte, not "b"
+    state = play(Reveal(L(3)), bid(0, 40, 50, 60), config=big)
+    out = array("b", [0] * observation_size(3, big))
+    with pytest.raises(EncodingError, match="values above 127"):
+        write_observation(state, 1, out)
+    wide = array("B", [0] * observation_size(3, big))
+    write_observation(state, 1, wide)
+    assert wide[46] == 150
+
+
+def test_observations_of_games_with_more_than_255_in_money_need_wide_items() -> None:
+    rich = GameConfig(money=(100, 200), deck=TINY.deck)
+    state = play(Reveal(L(3)), bid(0, 100, 200), config=rich)
+    tensor = observation_tensor(state, 1)
+    assert tensor[46] == 300.0
+    out = array("d", [0.0] * observation_size(3, rich))
+    write_observation(state, 1, out)
+    assert list(out) == tensor
+    with pytest.raises(EncodingError, match="wider items"):
+        write_observation(state, 1, array("B", [0] * observation_size(3, rich)))

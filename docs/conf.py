@@ -54,6 +54,8 @@ nitpick_ignore_regex = [
     ("py:class", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:exc", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:class", r"_io\..*"),
+    # The optional adapters' frameworks have no Sphinx inventory here.
+    ("py:.*", r"(pyspiel|numpy|gymnasium|pettingzoo)\..*"),
 ]
 
 html_theme = "alabaster"

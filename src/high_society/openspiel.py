@@ -55,6 +55,7 @@ __all__ = [
     "HighSocietyGame",
     "HighSocietyObserver",
     "HighSocietyState",
+    "HistoryObserver",
     "game_state",
 ]
 
@@ -121,7 +122,7 @@ class HighSocietyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no typ
         self,
         iig_obs_type: pyspiel.IIGObservationType | None = None,
         params: dict[str, object] | None = None,
-    ) -> "HighSocietyObserver | _HistoryObserver":
+    ) -> "HighSocietyObserver | HistoryObserver":
         """The observer OpenSpiel asks for: the R14 observation, or for an information state
         (perfect recall) the public history of moves.
 
@@ -132,7 +133,7 @@ class HighSocietyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no typ
             raise InvalidConfigError(f"the observation takes no parameters, not {params}")
         if iig_obs_type is None or not iig_obs_type.perfect_recall:
             return HighSocietyObserver(self.players)
-        return _HistoryObserver()
+        return HistoryObserver()
 
 
 class HighSocietyState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no type hints
@@ -198,7 +199,7 @@ class HighSocietyObserver:
         self.dict: dict[str, NDArray[np.float32]] = {"observation": self.tensor}
 
     def set_from(self, state: HighSocietyState, player: int) -> None:
-        """Fill :attr:`tensor` with what ``player`` observes in ``state``."""
+        """Fill ``tensor`` with what ``player`` observes in ``state``."""
         write_observation(state.state, player, self.tensor)
 
     def string_from(self, state: HighSocietyState, player: int) -> str:
@@ -206,17 +207,19 @@ class HighSocietyObserver:
         return observation_string(state.state, player)
 
 
-class _HistoryObserver:
-    """Information states: with perfect recall, the public history of moves (R14)."""
+class HistoryObserver:
+    """The observer of information states: with perfect recall (R14), the history of moves
+    as a string; no tensor."""
 
     def __init__(self) -> None:
         self.tensor = None
         self.dict: dict[str, NDArray[np.float32]] = {}
 
     def set_from(self, state: HighSocietyState, player: int) -> None:
-        pass  # no tensor
+        """Nothing to fill: this observer has no tensor."""
 
     def string_from(self, state: HighSocietyState, player: int) -> str:
+        """The moves so far, as OpenSpiel writes a history."""
         return str(state.history_str())
 
 

@@ -49,7 +49,7 @@ from high_society.observation import observation_size, returns, write_observatio
 from high_society.rules import apply, new_game, to_act
 from high_society.state import GameState, Phase
 
-__all__ = ["ENV_NAME", "HighSocietyEnv", "SoloEnv", "env", "raw_env"]
+__all__ = ["ENV_NAME", "HighSocietyEnv", "Observation", "SoloEnv", "env", "raw_env"]
 
 #: The environment's name in its metadata (versioned like PettingZoo's own).
 ENV_NAME: Final = "high_society_v0"

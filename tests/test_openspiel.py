@@ -2,7 +2,9 @@
 and without serialisation for 3, 4 and 5 players, a game through its RL environment, and
 the adapter tied to the library move by move."""
 
+import importlib.util
 import random
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -158,3 +160,19 @@ def test_a_game_through_the_rl_environment(players: int) -> None:
         steps += 1
     assert 0 < steps <= max_game_length(players)
     assert sum(step.rewards) in (0.0, 1.0)
+
+
+@pytest.mark.parametrize("evaluator", ["heuristic", "random"])
+def test_the_mcts_example_plays_and_reports(
+    evaluator: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = Path(__file__).resolve().parent.parent / "examples" / "openspiel_mcts.py"
+    spec = importlib.util.spec_from_file_location("openspiel_mcts", path)
+    assert spec is not None
+    assert spec.loader is not None
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    args = ["--games", "1", "--simulations", "4", "--evaluator", evaluator, "--seed", "3"]
+    mean = example.main(args)
+    assert 0.0 <= mean <= 1.0
+    assert f"MCTSBot ({evaluator} rollouts, 4 simulations a move)" in capsys.readouterr().out

@@ -4,7 +4,8 @@ with the library's own ``simulate``, in one run: ``python -m benchmarks.adapters
 Every engine plays the same workload: uniform choices among all legal actions (each bid
 once, Pass, discards) and uniform reveals of the cards left, 4 players. The engines take
 turns in rounds (native, OpenSpiel, PettingZoo, native, ...) so that the machine's load
-falls on all alike; the report gives each one's median games/s and its ratio to native.
+falls on all alike; times are CPU time of this process (waiting for a core does not
+count); the report gives each one's median games/s and its ratio to native.
 A warm-up game set first fills the per-hand tables every engine shares.
 
 Also timed: ``legal_action_ids`` and ``legal_action_mask`` for a full hand (first bid of an
@@ -32,15 +33,17 @@ PLAYERS = 4
 
 
 def native(games: int, seed: int) -> float:
-    """Seconds for ``games`` uniform games through ``simulate``."""
-    return simulate(players=PLAYERS, games=games, seed=seed).seconds
+    """CPU seconds for ``games`` uniform games through ``simulate`` (scored)."""
+    start = time.process_time()
+    simulate(players=PLAYERS, games=games, seed=seed)
+    return time.process_time() - start
 
 
 def openspiel(games: int, seed: int) -> float:
-    """Seconds for ``games`` uniform games through the OpenSpiel game."""
+    """CPU seconds for ``games`` uniform games through the OpenSpiel game (scored)."""
     game = pyspiel.load_game(high_society.openspiel.SHORT_NAME, {"players": PLAYERS})
     rng = random.Random(seed)
-    start = time.perf_counter()
+    start = time.process_time()
     for _ in range(games):
         state = game.new_initial_state()
         while not state.is_terminal():
@@ -58,15 +61,16 @@ def openspiel(games: int, seed: int) -> float:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
         state.returns()
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 def pettingzoo(games: int, seed: int, *, wrapped: bool = True) -> float:
     """Seconds for ``games`` uniform games through the PettingZoo environment, wrapped as
-    the classic games are (``env()``) or raw (``raw_env``: no PettingZoo wrappers)."""
+    the classic games are (``env()``) or raw (``raw_env``: no PettingZoo wrappers); CPU
+    seconds. The environment scores each game itself (its rewards)."""
     environment = pettingzoo_env(players=PLAYERS) if wrapped else raw_env(PLAYERS)
     rng = np.random.default_rng(seed)
-    start = time.perf_counter()
+    start = time.process_time()
     for game in range(games):
         environment.reset(seed=seed + game)
         for _ in environment.agent_iter():
@@ -76,7 +80,7 @@ def pettingzoo(games: int, seed: int, *, wrapped: bool = True) -> float:
                 continue
             legal = np.flatnonzero(observation["action_mask"])
             environment.step(int(legal[rng.integers(len(legal))]))
-    return time.perf_counter() - start
+    return time.process_time() - start
 
 
 ENGINES: dict[str, Callable[[int, int], float]] = {
@@ -93,7 +97,7 @@ def micro() -> None:
     facing = apply(first, Bid(0, frozenset({1, 2})))  # seat 1, full hand, must beat 3
     mask = bytearray(num_actions())
     floats = np.zeros(num_actions(), np.float32)
-    cases = {
+    cases: dict[str, Callable[[], object]] = {
         "legal_actions(state) (lazy, for scale)": lambda: legal_actions(facing),
         "legal_action_ids, full hand, every bid legal": lambda: legal_action_ids(first),
         "legal_action_ids, full hand facing a bid of 3": lambda: legal_action_ids(facing),

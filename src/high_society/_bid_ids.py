@@ -11,8 +11,12 @@ and one ``itertools.compress``, both in C: no ``Bid`` is built.
 """
 
 from bisect import bisect_left
+from itertools import compress
 
-__all__ = ["MAX_LEVELS", "THRESHOLD", "HandIds", "MoneyIds", "money_ids"]
+__all__ = ["CHUNK", "MAX_LEVELS", "THRESHOLD", "HandIds", "MoneyIds", "money_ids"]
+
+#: Entries per run of ids (see ``HandIds.chunks``): the subsets of the six lowest cards.
+CHUNK = 64
 
 #: Levels 1..MAX_LEVELS rank a hand's distinct totals; 0 marks "not a bid of this hand" and
 #: 255 is kept for Pass, which is legal whenever a bid could be.
@@ -38,9 +42,13 @@ class HandIds:
         sums: the total each entry of ``ids`` adds.
         by_id: the levels laid out over the whole action space (Pass at 255, every id that
             is not a bid of this hand at 0), for masks; ``None`` with ``levels``.
+        chunks: ``ids`` cut into runs of :data:`CHUNK` entries, each as ``(start, end,
+            lowest level, highest level)``. A run shares its high cards and differs only in
+            its low ones, so its levels span a narrow range: for most thresholds a run is
+            wholly legal or wholly not, and only the few in between are looked at id by id.
     """
 
-    __slots__ = ("by_id", "every", "ids", "levels", "sums", "totals")
+    __slots__ = ("by_id", "chunks", "every", "ids", "levels", "sums", "totals")
 
     def __init__(self, money: tuple[int, ...], hand: frozenset[int], size: int) -> None:
         ids = [0]
@@ -57,17 +65,41 @@ class HandIds:
         self.every: tuple[int, ...] = (0, *ids)
         self.sums: tuple[int, ...] = tuple(sums)
         self.totals: tuple[int, ...] = tuple(sorted(set(sums)))
+        self.chunks: tuple[tuple[int, int, int, int], ...] = ()
         if len(self.totals) > MAX_LEVELS:
             self.levels: bytes | None = None
             self.by_id: bytes | None = None
             return
         rank = {total: level for level, total in enumerate(self.totals, 1)}
-        self.levels = bytes(rank[s] for s in sums)
+        self.levels = levels = bytes(rank[s] for s in sums)
+        self.chunks = tuple(
+            (start, min(start + CHUNK, len(ids)), min(part), max(part))
+            for start in range(0, len(ids), CHUNK)
+            for part in [levels[start : start + CHUNK]]
+        )
         by_id = bytearray(size)
         by_id[0] = _PASS_LEVEL
         for i, level in zip(ids, self.levels, strict=True):
             by_id[i] = level
         self.by_id = bytes(by_id)
+
+    def select(self, r: int) -> tuple[int, ...]:
+        """Pass (id 0) and the ids whose level is above ``r``, ascending.
+
+        Raises:
+            AssertionError: the hand has no levels (see ``levels``).
+        """
+        levels = self.levels
+        assert levels is not None
+        ids = self.ids
+        table = THRESHOLD[r]
+        chosen = [0]
+        for start, end, low, high in self.chunks:
+            if low > r:
+                chosen += ids[start:end]
+            elif high > r:
+                chosen += compress(ids[start:end], levels[start:end].translate(table))
+        return tuple(chosen)
 
     def cut(self, cheapest: int | None) -> int:
         """The threshold index for a cheapest legal total: bids whose level is above it are

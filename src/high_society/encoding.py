@@ -31,7 +31,6 @@ Bid(seat=0, cards=frozenset({1, 3}))
 2048
 """
 
-from itertools import compress
 from typing import Final, assert_never
 
 from high_society._bid_ids import THRESHOLD, HandIds, money_ids
@@ -320,9 +319,8 @@ _cached = 0
 
 def _select(hand: HandIds, r: int) -> tuple[int, ...]:
     """Pass and the bids of ``hand`` whose level is above ``r``, ascending."""
-    levels = hand.levels
-    if levels is not None:
-        return (PASS_ID, *compress(hand.ids, levels.translate(THRESHOLD[r])))
+    if hand.levels is not None:
+        return hand.select(r)
     # More distinct totals than a byte can rank (configs with many or large values).
     if r >= len(hand.totals):
         return (PASS_ID,)

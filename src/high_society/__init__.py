@@ -23,10 +23,12 @@ from high_society.cards import (
     sort_cards,
 )
 from high_society.errors import (
+    EncodingError,
     GameNotOverError,
     HighSocietyError,
     IllegalActionError,
     InvalidConfigError,
+    InvalidSeatError,
     NoRevealDueError,
     Reason,
     RecordError,
@@ -96,6 +98,7 @@ __all__ = [
     "Chance",
     "Dealer",
     "Discard",
+    "EncodingError",
     "GameConfig",
     "GameNotOverError",
     "GameRecord",
@@ -105,6 +108,7 @@ __all__ = [
     "HighSocietyError",
     "IllegalActionError",
     "InvalidConfigError",
+    "InvalidSeatError",
     "LegalActions",
     "NoRevealDueError",
     "Pass",

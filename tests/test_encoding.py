@@ -219,6 +219,21 @@ def test_legal_ids_of_a_raise_count_only_the_cards_added() -> None:
     assert action_id(Bid(0, frozenset({6}))) in ids  # 3 + 6 = 9 beats it
 
 
+@pytest.mark.parametrize(
+    "bid_cards",
+    [(1,), (10,), (25, 4), (25, 20, 15), (25, 20, 15, 12, 10, 8), (25, 20, 15, 12, 10, 8, 6, 4, 3)],
+)
+def test_legal_ids_facing_any_bid_are_the_ids_of_the_legal_actions(
+    bid_cards: tuple[int, ...],
+) -> None:
+    # Seat 1's full hand against bids from 1 to 103: runs of ids wholly legal, wholly
+    # illegal and mixed all occur.
+    state = play(Reveal(L(5)), bid(0, *bid_cards))
+    ids = legal_action_ids(state)
+    assert list(ids) == ids_of_legal_actions(state)
+    assert len(ids) == len(legal_actions(state))
+
+
 def test_legal_ids_are_the_same_when_asked_again() -> None:
     # The second answer comes from the cache.
     state = play(Reveal(L(5)), bid(0, 1, 2))

@@ -281,9 +281,9 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         opponent: Callable[[int | None], Bot] = HeuristicBot,
         render_mode: str | None = None,
     ) -> None:
-        _check(players, render_mode if render_mode != "ansi" else None)
-        if render_mode == "human":
-            raise InvalidConfigError("render_mode must be None or 'ansi'")
+        _check(players, None)
+        if render_mode not in (None, "ansi"):
+            raise InvalidConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         if type(seat) is not int or not 0 <= seat < players:
             raise InvalidConfigError(f"seat must be 0 to {players - 1}, not {seat!r}")
         self._inner = HighSocietyEnv(players, None)

@@ -93,6 +93,26 @@ def test_every_move_of_a_game_agrees_with_the_library() -> None:
     assert moves > 20
 
 
+def test_the_python_shortcuts_answer_as_openspiels_own_methods() -> None:
+    # legal_actions and is_chance_node are overridden in Python for speed; OpenSpiel's C++
+    # methods (reached through pyspiel.State) must give the same answers everywhere.
+    rng = random.Random(8)
+    game = pyspiel.load_game(SHORT_NAME, {"players": 3})
+    state = game.new_initial_state()
+    while True:
+        assert state.is_chance_node() == pyspiel.State.is_chance_node(state)
+        assert state.legal_actions() == pyspiel.State.legal_actions(state)
+        # OpenSpiel refuses to list actions for chance (-1) at a seat's turn: not asked.
+        players = (-1, 0, 1, 2) if state.is_chance_node() else (0, 1, 2)
+        for player in players:
+            assert state.legal_actions(player) == pyspiel.State.legal_actions(state, player)
+        if state.is_terminal():
+            break
+        legal = state.legal_actions()
+        state.apply_action(legal[0] if rng.random() < 0.6 else rng.choice(legal))
+    assert state.legal_actions() == []
+
+
 def test_a_clone_goes_its_own_way() -> None:
     game = pyspiel.load_game(SHORT_NAME, {"players": 3})
     state = game.new_initial_state()

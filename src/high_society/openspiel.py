@@ -162,8 +162,25 @@ class HighSocietyState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no t
         return self._player
 
     def _legal_actions(self, player: int) -> tuple[int, ...]:
-        """The legal action ids of the seat to act, ascending."""
-        return legal_action_ids(self.state)
+        """The legal action ids of ``player``, ascending (for OpenSpiel's C++ side): empty
+        unless ``player`` is the seat to act."""
+        return legal_action_ids(self._state) if player == self._player else ()
+
+    # Python callers (rl_environment, Python MCTS, a loop of your own) reach these two
+    # directly instead of through OpenSpiel's C++ core, whose conversion of a long list of
+    # ids costs far more than computing it. Same answers as the C++ methods (tested).
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal action ids, ascending: at a chance node the chance outcome ids (for any
+        ``player``, as OpenSpiel answers); empty at the end and for a seat not to act."""
+        here = self._player
+        if here == _TERMINAL or (player is not None and player != here and here != _CHANCE):
+            return []
+        return list(legal_action_ids(self._state))
+
+    def is_chance_node(self) -> bool:
+        """True when a card must be revealed."""
+        return self._player == _CHANCE
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The cards that may be revealed, as (chance id, probability)."""

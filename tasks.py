@@ -125,6 +125,8 @@ def bench(*args: str) -> None:
         *args,
     )
     run(PY, "-m", "benchmarks.report")
+    # The OpenSpiel game and the PettingZoo environment side by side with simulate.
+    run(PY, "-m", "benchmarks.adapters")
 
 
 def mutate(*args: str) -> None:

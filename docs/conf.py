@@ -56,6 +56,8 @@ nitpick_ignore_regex = [
     ("py:class", r"_io\..*"),
     ("py:.*", r"(concurrent\.futures|functools|time)\..*"),
     ("py:class", r"(high_society\.parallel\.)?T"),
+    # The optional adapters' frameworks have no Sphinx inventory here.
+    ("py:.*", r"(pyspiel|numpy|gymnasium|pettingzoo)\..*"),
 ]
 
 html_theme = "alabaster"

@@ -554,9 +554,12 @@ class GameBatch:
         return batch
 
     def _index(self, game: int) -> int:
-        if type(game) is not int or not 0 <= game < self.num_games:
+        # numpy's integers too (an index from np.flatnonzero), but not bools.
+        if not isinstance(game, int | np.integer) or isinstance(game, bool) or not (
+            0 <= game < self.num_games
+        ):
             raise BatchError(f"{game!r} is not a game of this batch (0 to {self.num_games - 1})")
-        return game
+        return int(game)
 
 
 def _game_seeds(seed: Seed, n: int) -> npt.NDArray[np.uint64]:

@@ -34,6 +34,7 @@ from high_society.batch._engine import (
     IllegalActionIdError,
     Seed,
 )
+from high_society.batch._simulate import simulate
 from high_society.batch._tables import MAX_MONEY_CARDS
 
 __all__ = [
@@ -43,4 +44,5 @@ __all__ = [
     "GameBatch",
     "IllegalActionIdError",
     "Seed",
+    "simulate",
 ]

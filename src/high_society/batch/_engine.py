@@ -555,8 +555,10 @@ class GameBatch:
 
     def _index(self, game: int) -> int:
         # numpy's integers too (an index from np.flatnonzero), but not bools.
-        if not isinstance(game, int | np.integer) or isinstance(game, bool) or not (
-            0 <= game < self.num_games
+        if (
+            not isinstance(game, int | np.integer)
+            or isinstance(game, bool)
+            or not (0 <= game < self.num_games)
         ):
             raise BatchError(f"{game!r} is not a game of this batch (0 to {self.num_games - 1})")
         return int(game)

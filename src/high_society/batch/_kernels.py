@@ -143,6 +143,43 @@ def reveal_due(
 
 
 @_jit
+def _new_one(
+    g: int,
+    full_hand: int,
+    deck0: Array,
+    hand: Array,
+    table: Array,
+    passed: Array,
+    owned: Array,
+    deck: Array,
+    removed: Array,
+    phase: Array,
+    turn: Array,
+    auction: Array,
+    ending: Array,
+    highest: Array,
+    rng: Array,
+) -> None:
+    """Start a new game in game ``g``: ``new_game(players, config)`` (R3: seat 0 starts),
+    then its first reveal."""
+    for p in range(hand.shape[1]):
+        hand[g, p] = full_hand
+        table[g, p] = 0
+        passed[g, p] = False
+        for c in range(NUM_CARDS):
+            owned[g, p, c] = 0
+    for c in range(NUM_CARDS):
+        deck[g, c] = deck0[c]
+        removed[g, c] = 0
+    phase[g] = REVEAL
+    turn[g] = 0
+    auction[g] = -1
+    ending[g] = -1
+    highest[g] = 0
+    _reveal(g, deck, phase, auction, ending, rng)
+
+
+@_jit
 def new_games(
     which: Array,
     full_hand: int,
@@ -160,29 +197,26 @@ def new_games(
     highest: Array,
     rng: Array,
 ) -> None:
-    """Start a new game in every game ``g`` with ``which[g]``, and reveal its first card.
-
-    The new game is ``new_game(players, config)`` (R3: seat 0 starts) after one reveal.
-    """
-    players = hand.shape[1]
+    """Start a new game (and reveal its first card) in every game ``g`` with ``which[g]``."""
     for g in range(which.shape[0]):
-        if not which[g]:
-            continue
-        for p in range(players):
-            hand[g, p] = full_hand
-            table[g, p] = 0
-            passed[g, p] = False
-            for c in range(NUM_CARDS):
-                owned[g, p, c] = 0
-        for c in range(NUM_CARDS):
-            deck[g, c] = deck0[c]
-            removed[g, c] = 0
-        phase[g] = REVEAL
-        turn[g] = 0
-        auction[g] = -1
-        ending[g] = -1
-        highest[g] = 0
-        _reveal(g, deck, phase, auction, ending, rng)
+        if which[g]:
+            _new_one(
+                g,
+                full_hand,
+                deck0,
+                hand,
+                table,
+                passed,
+                owned,
+                deck,
+                removed,
+                phase,
+                turn,
+                auction,
+                ending,
+                highest,
+                rng,
+            )
 
 
 @_jit
@@ -227,6 +261,94 @@ def first_illegal(
 
 
 @_jit
+def _apply_one(
+    g: int,
+    a: int,
+    num_bids: int,
+    sums: Array,
+    hand: Array,
+    table: Array,
+    passed: Array,
+    owned: Array,
+    deck: Array,
+    removed: Array,
+    phase: Array,
+    turn: Array,
+    auction: Array,
+    ending: Array,
+    highest: Array,
+    rng: Array,
+) -> bool:
+    """Apply legal action id ``a`` to unfinished game ``g``, then draw the reveal if one is
+    due; return whether the game ended."""
+    players = hand.shape[1]
+    ph = phase[g]
+    seat = turn[g]
+    if ph == DISCARD:
+        # R8: the luxury card and the Faux Pas leave the game; the same seat starts.
+        v = a - num_bids
+        owned[g, seat, v] -= 1
+        owned[g, seat, FAUX_PAS] -= 1
+        removed[g, v] += 1
+        removed[g, FAUX_PAS] += 1
+        phase[g] = REVEAL
+    elif a != 0:
+        # R5: the bid adds cards; the bidder's total is now the highest.
+        hand[g, seat] ^= a
+        table[g, seat] |= a
+        highest[g] = sums[table[g, seat]]
+        turn[g] = _next_in(passed, g, seat, players)
+    else:
+        card = auction[g]
+        if card in (FAUX_PAS, PASSE, SCANDALE):
+            # R7: the first pass ends it; the passer keeps their money and takes the card,
+            # everyone else's face-up cards are spent.
+            hand[g, seat] |= table[g, seat]
+            for p in range(players):
+                table[g, p] = 0
+                passed[g, p] = False
+            owned[g, seat, card] += 1
+            luxury = 0
+            for v in range(LUXURY_CARDS):
+                luxury += owned[g, seat, v]
+            phase[g] = DISCARD if card == FAUX_PAS and luxury > 0 else REVEAL
+            auction[g] = -1
+            highest[g] = 0
+        else:
+            # R6: the passer takes their cards back and is out of this round.
+            hand[g, seat] |= table[g, seat]
+            table[g, seat] = 0
+            passed[g, seat] = True
+            nxt = _next_in(passed, g, seat, players)
+            if _next_in(passed, g, nxt, players) == nxt:
+                # The last player in pays with their face-up cards and takes the card.
+                table[g, nxt] = 0
+                for p in range(players):
+                    passed[g, p] = False
+                if owned[g, nxt, FAUX_PAS] > 0 and card < LUXURY_CARDS:
+                    # R8: a pending Faux Pas takes this luxury card at once.
+                    owned[g, nxt, FAUX_PAS] -= 1
+                    removed[g, FAUX_PAS] += 1
+                    removed[g, card] += 1
+                else:
+                    owned[g, nxt, card] += 1
+                phase[g] = REVEAL
+                turn[g] = nxt
+                auction[g] = -1
+                highest[g] = 0
+            else:
+                turn[g] = nxt
+                best = 0
+                for p in range(players):
+                    best = max(best, sums[table[g, p]])
+                highest[g] = best
+    if phase[g] == REVEAL:
+        _reveal(g, deck, phase, auction, ending, rng)
+        return bool(phase[g] == OVER)
+    return False
+
+
+@_jit
 def step(
     actions: Array,
     num_bids: int,
@@ -250,75 +372,25 @@ def step(
     ``ended[g]`` is set to whether game ``g`` ended in this step. Finished games are left
     alone. The caller has checked the actions with :func:`first_illegal`.
     """
-    players = hand.shape[1]
     for g in range(actions.shape[0]):
-        ended[g] = False
-        ph = phase[g]
-        if ph == OVER:
-            continue
-        a = actions[g]
-        seat = turn[g]
-        if ph == DISCARD:
-            # R8: the luxury card and the Faux Pas leave the game; the same seat starts.
-            v = a - num_bids
-            owned[g, seat, v] -= 1
-            owned[g, seat, FAUX_PAS] -= 1
-            removed[g, v] += 1
-            removed[g, FAUX_PAS] += 1
-            phase[g] = REVEAL
-        elif a != 0:
-            # R5: the bid adds cards; the bidder's total is now the highest.
-            hand[g, seat] ^= a
-            table[g, seat] |= a
-            highest[g] = sums[table[g, seat]]
-            turn[g] = _next_in(passed, g, seat, players)
-        else:
-            card = auction[g]
-            if card in (FAUX_PAS, PASSE, SCANDALE):
-                # R7: the first pass ends it; the passer keeps their money and takes the card,
-                # everyone else's face-up cards are spent.
-                hand[g, seat] |= table[g, seat]
-                for p in range(players):
-                    table[g, p] = 0
-                    passed[g, p] = False
-                owned[g, seat, card] += 1
-                luxury = 0
-                for v in range(LUXURY_CARDS):
-                    luxury += owned[g, seat, v]
-                phase[g] = DISCARD if card == FAUX_PAS and luxury > 0 else REVEAL
-                auction[g] = -1
-                highest[g] = 0
-            else:
-                # R6: the passer takes their cards back and is out of this round.
-                hand[g, seat] |= table[g, seat]
-                table[g, seat] = 0
-                passed[g, seat] = True
-                nxt = _next_in(passed, g, seat, players)
-                if _next_in(passed, g, nxt, players) == nxt:
-                    # The last player in pays with their face-up cards and takes the card.
-                    table[g, nxt] = 0
-                    for p in range(players):
-                        passed[g, p] = False
-                    if owned[g, nxt, FAUX_PAS] > 0 and card < LUXURY_CARDS:
-                        # R8: a pending Faux Pas takes this luxury card at once.
-                        owned[g, nxt, FAUX_PAS] -= 1
-                        removed[g, FAUX_PAS] += 1
-                        removed[g, card] += 1
-                    else:
-                        owned[g, nxt, card] += 1
-                    phase[g] = REVEAL
-                    turn[g] = nxt
-                    auction[g] = -1
-                    highest[g] = 0
-                else:
-                    turn[g] = nxt
-                    best = 0
-                    for p in range(players):
-                        best = max(best, sums[table[g, p]])
-                    highest[g] = best
-        if phase[g] == REVEAL:
-            _reveal(g, deck, phase, auction, ending, rng)
-            ended[g] = phase[g] == OVER
+        ended[g] = phase[g] != OVER and _apply_one(
+            g,
+            actions[g],
+            num_bids,
+            sums,
+            hand,
+            table,
+            passed,
+            owned,
+            deck,
+            removed,
+            phase,
+            turn,
+            auction,
+            ending,
+            highest,
+            rng,
+        )
 
 
 @_jit
@@ -363,6 +435,43 @@ def legal_mask(
 
 
 @_jit
+def _sample_one(
+    g: int,
+    num_bids: int,
+    sums: Array,
+    offsets: Array,
+    bid_totals: Array,
+    bid_ids: Array,
+    hand: Array,
+    table: Array,
+    owned: Array,
+    phase: Array,
+    turn: Array,
+    highest: Array,
+    rng: Array,
+) -> int:
+    """One legal action id of unfinished game ``g``, uniform among all its legal actions."""
+    seat = turn[g]
+    if phase[g] == AUCTION:
+        h = hand[g, seat]
+        lo = offsets[h]
+        hi = offsets[h + 1]
+        above = highest[g] - sums[table[g, seat]]
+        start = lo + np.searchsorted(bid_totals[lo:hi], above, side="right")
+        k = _below(rng, g, 1 + hi - start)
+        return 0 if k == 0 else bid_ids[start + k - 1]
+    luxury = 0
+    for v in range(LUXURY_CARDS):
+        luxury += owned[g, seat, v]
+    k = _below(rng, g, luxury)
+    v = 0
+    while k >= owned[g, seat, v]:
+        k -= owned[g, seat, v]
+        v += 1
+    return num_bids + v
+
+
+@_jit
 def sample_legal(
     out: Array,
     num_bids: int,
@@ -383,29 +492,90 @@ def sample_legal(
     Finished games get ``0``. ``rng`` is the policy's stream, not the reveals'.
     """
     for g in range(out.shape[0]):
-        ph = phase[g]
-        if ph == OVER:
+        if phase[g] == OVER:
             out[g] = 0
-            continue
-        seat = turn[g]
-        if ph == AUCTION:
-            h = hand[g, seat]
-            lo = offsets[h]
-            hi = offsets[h + 1]
-            above = highest[g] - sums[table[g, seat]]
-            start = lo + np.searchsorted(bid_totals[lo:hi], above, side="right")
-            k = _below(rng, g, 1 + hi - start)
-            out[g] = 0 if k == 0 else bid_ids[start + k - 1]
         else:
-            luxury = 0
-            for v in range(LUXURY_CARDS):
-                luxury += owned[g, seat, v]
-            k = _below(rng, g, luxury)
-            v = 0
-            while k >= owned[g, seat, v]:
-                k -= owned[g, seat, v]
-                v += 1
-            out[g] = num_bids + v
+            out[g] = _sample_one(
+                g,
+                num_bids,
+                sums,
+                offsets,
+                bid_totals,
+                bid_ids,
+                hand,
+                table,
+                owned,
+                phase,
+                turn,
+                highest,
+                rng,
+            )
+
+
+@_jit
+def _result_one(
+    g: int,
+    sums: Array,
+    hand: Array,
+    table: Array,
+    owned: Array,
+    scores: Array,
+    money: Array,
+    cast_out: Array,
+    winners: Array,
+) -> None:
+    """R10-R12 for finished game ``g``, written into row ``g`` of the four outputs.
+
+    Statuses are floats: luxury sums, doubled or halved once, are exact in binary.
+    """
+    players = hand.shape[1]
+    for p in range(players):
+        scores[g, p] = 0.0
+        money[g, p] = 0
+        cast_out[g, p] = False
+        winners[g, p] = False
+    least = -1
+    for p in range(players):
+        m = sums[hand[g, p]] + sums[table[g, p]]
+        money[g, p] = m
+        if least < 0 or m < least:
+            least = m
+        luxury = 0
+        for v in range(LUXURY_CARDS):
+            luxury += (v + 1) * owned[g, p, v]
+        value = float((luxury - PASSE_PENALTY * owned[g, p, PASSE]) << owned[g, p, PRESTIGE])
+        if owned[g, p, SCANDALE] > 0:
+            value /= 2.0
+        scores[g, p] = value
+    # R12: highest status, then most money, then the most valuable luxury card.
+    best_score = 0.0
+    best_money = 0
+    best_top = 0
+    found = False
+    for p in range(players):
+        if money[g, p] == least:
+            cast_out[g, p] = True
+            continue
+        top = 0
+        for v in range(LUXURY_CARDS):
+            if owned[g, p, v] > 0:
+                top = v + 1
+        s = scores[g, p]
+        m = money[g, p]
+        if (
+            not found
+            or s > best_score
+            or (s == best_score and (m > best_money or (m == best_money and top > best_top)))
+        ):
+            best_score, best_money, best_top, found = s, m, top, True
+    for p in range(players):
+        if cast_out[g, p]:
+            continue
+        top = 0
+        for v in range(LUXURY_CARDS):
+            if owned[g, p, v] > 0:
+                top = v + 1
+        winners[g, p] = scores[g, p] == best_score and money[g, p] == best_money and top == best_top
 
 
 @_jit
@@ -420,63 +590,16 @@ def results(
     cast_out: Array,
     winners: Array,
 ) -> None:
-    """R10-R12 for every finished game; unfinished games get zeros and ``False``.
-
-    Statuses are floats: luxury sums, doubled or halved once, are exact in binary.
-    """
-    players = hand.shape[1]
+    """R10-R12 for every finished game; unfinished games get zeros and ``False``."""
     for g in range(hand.shape[0]):
-        for p in range(players):
-            scores[g, p] = 0.0
-            money[g, p] = 0
-            cast_out[g, p] = False
-            winners[g, p] = False
-        if phase[g] != OVER:
-            continue
-        least = -1
-        for p in range(players):
-            m = sums[hand[g, p]] + sums[table[g, p]]
-            money[g, p] = m
-            if least < 0 or m < least:
-                least = m
-            luxury = 0
-            for v in range(LUXURY_CARDS):
-                luxury += (v + 1) * owned[g, p, v]
-            value = float((luxury - PASSE_PENALTY * owned[g, p, PASSE]) << owned[g, p, PRESTIGE])
-            if owned[g, p, SCANDALE] > 0:
-                value /= 2.0
-            scores[g, p] = value
-        # R12: highest status, then most money, then the most valuable luxury card.
-        best_score = 0.0
-        best_money = 0
-        best_top = 0
-        found = False
-        for p in range(players):
-            if money[g, p] == least:
-                cast_out[g, p] = True
-                continue
-            top = 0
-            for v in range(LUXURY_CARDS):
-                if owned[g, p, v] > 0:
-                    top = v + 1
-            s = scores[g, p]
-            m = money[g, p]
-            if (
-                not found
-                or s > best_score
-                or (s == best_score and (m > best_money or (m == best_money and top > best_top)))
-            ):
-                best_score, best_money, best_top, found = s, m, top, True
-        for p in range(players):
-            if cast_out[g, p]:
-                continue
-            top = 0
-            for v in range(LUXURY_CARDS):
-                if owned[g, p, v] > 0:
-                    top = v + 1
-            winners[g, p] = (
-                scores[g, p] == best_score and money[g, p] == best_money and top == best_top
-            )
+        if phase[g] == OVER:
+            _result_one(g, sums, hand, table, owned, scores, money, cast_out, winners)
+        else:
+            for p in range(hand.shape[1]):
+                scores[g, p] = 0.0
+                money[g, p] = 0
+                cast_out[g, p] = False
+                winners[g, p] = False
 
 
 @_jit
@@ -555,3 +678,126 @@ def observe(
                 out[g, base + 2 * m + 1] = 1.0
             for c in range(NUM_CARDS):
                 out[g, base + 2 * m + 2 + c] = owned[g, p, c]
+
+
+@_jit
+def play_uniform(
+    games: int,
+    full_hand: int,
+    deck0: Array,
+    num_bids: int,
+    sums: Array,
+    offsets: Array,
+    bid_totals: Array,
+    bid_ids: Array,
+    hand: Array,
+    table: Array,
+    passed: Array,
+    owned: Array,
+    deck: Array,
+    removed: Array,
+    phase: Array,
+    turn: Array,
+    auction: Array,
+    ending: Array,
+    highest: Array,
+    rng: Array,
+    policy_rng: Array,
+    scores: Array,
+    money: Array,
+    cast_out: Array,
+    winners: Array,
+    histogram: Array,
+    wins: Array,
+    cast_out_counts: Array,
+    counts: Array,
+    status_total: Array,
+) -> None:
+    """Play ``games`` uniform-random games one after the other in game 0 of the arrays,
+    with the same per-game functions as :func:`step` and :func:`sample_legal`, and sum
+    them up: ``histogram[n]`` games of ``n`` auctions, ``wins`` and ``cast_out_counts`` per
+    seat, ``counts`` = decisions, reveals, shared wins, games without a winner, and
+    ``status_total[0]`` the winners' status summed over games with a winner.
+    """
+    players = hand.shape[1]
+    cards = 0
+    for c in range(NUM_CARDS):
+        cards += deck0[c]
+    for _ in range(games):
+        _new_one(
+            0,
+            full_hand,
+            deck0,
+            hand,
+            table,
+            passed,
+            owned,
+            deck,
+            removed,
+            phase,
+            turn,
+            auction,
+            ending,
+            highest,
+            rng,
+        )
+        decisions = 0
+        while phase[0] != OVER:
+            a = _sample_one(
+                0,
+                num_bids,
+                sums,
+                offsets,
+                bid_totals,
+                bid_ids,
+                hand,
+                table,
+                owned,
+                phase,
+                turn,
+                highest,
+                policy_rng,
+            )
+            _apply_one(
+                0,
+                a,
+                num_bids,
+                sums,
+                hand,
+                table,
+                passed,
+                owned,
+                deck,
+                removed,
+                phase,
+                turn,
+                auction,
+                ending,
+                highest,
+                rng,
+            )
+            decisions += 1
+        left = 0
+        for c in range(NUM_CARDS):
+            left += deck[0, c]
+        revealed = cards - left
+        histogram[revealed - 1] += 1  # the ending card is revealed, not auctioned
+        counts[0] += decisions
+        counts[1] += revealed
+        _result_one(0, sums, hand, table, owned, scores, money, cast_out, winners)
+        won = 0
+        first = -1
+        for p in range(players):
+            if cast_out[0, p]:
+                cast_out_counts[p] += 1
+            if winners[0, p]:
+                wins[p] += 1
+                won += 1
+                if first < 0:
+                    first = p
+        if won > 1:
+            counts[2] += 1
+        if won == 0:
+            counts[3] += 1
+        else:
+            status_total[0] += scores[0, first]

@@ -8,7 +8,9 @@ Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``type
 ``pytest [ARGS...]``, ``docs`` (the documentation site, into docs/_build/html), ``bench
 [PYTEST-ARGS...]`` (the benchmark suite and throughput report of docs/performance.md; not
 part of ``test``), ``mutate [MUTMUT-RUN-ARGS...]`` (mutation testing of the engine, not
-part of ``test``; docs/verification.md). Only the standard library is used here.
+part of ``test``; docs/verification.md), ``batch-diff [--steps N]`` (the long differential
+run of the batch engine against the reducer, docs/batch.md). Only the standard library is
+used here.
 """
 
 import hashlib
@@ -150,6 +152,10 @@ def main(argv: list[str]) -> None:
         bench(*rest)
     elif task == "mutate":
         mutate(*rest)
+    elif task == "batch-diff":
+        # docs/batch.md: millions of steps through both engines, compared at every step.
+        setup("dev")
+        run(PY, "-m", "tests.batch_differential", *rest)
     else:
         sys.exit(f"unknown task {task!r}; see python3 tasks.py --help")
 

@@ -36,6 +36,7 @@ from high_society.batch._engine import (
 )
 from high_society.batch._simulate import simulate
 from high_society.batch._tables import MAX_MONEY_CARDS
+from high_society.batch._vector import StepInfo, VectorEnv
 
 __all__ = [
     "MAX_MONEY_CARDS",
@@ -44,5 +45,7 @@ __all__ = [
     "GameBatch",
     "IllegalActionIdError",
     "Seed",
+    "StepInfo",
+    "VectorEnv",
     "simulate",
 ]

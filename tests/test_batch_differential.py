@@ -13,7 +13,7 @@ import pytest
 from high_society import GameConfig, StatusCard, sort_cards
 from high_society.batch import GameBatch
 from tests import batch_differential as differential
-from tests.batch_differential import Mismatch, play_both
+from tests.batch_differential import Mismatch, play_both, quick_legal_check
 
 L = StatusCard
 #: Reduced games, so that every corner comes up in a few games: few money cards, a short
@@ -79,3 +79,21 @@ def test_a_difference_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(differential, "GameBatch", Broken)
     with pytest.raises(Mismatch, match="game 0"):
         play_both(3, games=2, seed=1)
+
+
+def test_the_quick_legal_check_of_the_long_run_agrees_and_bites() -> None:
+    """``python3 tasks.py batch-diff`` compares legal ids with ``quick_legal_check``: it
+    accepts the batch's masks where the full comparison does, and refuses a changed mask."""
+    tally = play_both(4, games=4, seed=400, quick=True)
+    assert tally.steps > 100
+    batch = GameBatch(8, 4, seed=401)
+    for _ in range(6):
+        batch.step(batch.sample_actions())
+    mask = batch.legal_action_mask()
+    for g in np.flatnonzero(~batch.is_over).tolist():
+        state = batch.to_state(g)
+        assert quick_legal_check(state, mask[g])
+        for flip in (0, 1, int(np.flatnonzero(mask[g])[-1]), mask.shape[1] - 1):
+            changed = mask[g].copy()
+            changed[flip] = not changed[flip]
+            assert not quick_legal_check(state, changed)

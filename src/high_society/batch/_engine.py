@@ -341,7 +341,10 @@ class GameBatch:
         if seat is None:
             seats = self._turn
         else:
-            seats = np.broadcast_to(np.asarray(seat), (n,))
+            try:
+                seats = np.broadcast_to(np.asarray(seat), (n,))
+            except ValueError:
+                raise BatchError(f"expected one seat, or one seat per game ({n})") from None
             if not np.issubdtype(seats.dtype, np.integer) or seats.dtype == np.bool_:
                 raise BatchError(f"seats must be ints, not {seats.dtype}")
             if seats.min() < 0 or seats.max() >= self.num_players:

@@ -9,7 +9,8 @@ Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``type
 [PYTEST-ARGS...]`` (the benchmark suite and throughput report of docs/performance.md; not
 part of ``test``), ``mutate [MUTMUT-RUN-ARGS...]`` (mutation testing of the engine, not
 part of ``test``; docs/verification.md), ``batch-diff [--steps N]`` (the long differential
-run of the batch engine against the reducer, docs/batch.md). Only the standard library is
+run of the batch engine against the reducer) and ``bench-batch`` (its throughput beside the
+reducer; both docs/batch.md). Only the standard library is
 used here.
 """
 
@@ -152,6 +153,10 @@ def main(argv: list[str]) -> None:
         bench(*rest)
     elif task == "mutate":
         mutate(*rest)
+    elif task == "bench-batch":
+        # docs/batch.md: the batch engine beside the reducer, in one run (a few minutes).
+        setup("dev")
+        run(PY, "-m", "benchmarks.batch_report", *rest)
     elif task == "batch-diff":
         # docs/batch.md: millions of steps through both engines, compared at every step.
         setup("dev")

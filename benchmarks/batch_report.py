@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
     for round_ in range(args.rounds):
         for name, (_, run) in workloads.items():
             rates[name].append(run(100 + round_))
-    print(f"load average: {load:.1f} before, {os.getloadavg()[0]:.1f} after; {args.rounds} rounds\n")
+    after = os.getloadavg()[0]
+    print(f"load average: {load:.1f} before, {after:.1f} after; {args.rounds} rounds\n")
     print("| workload | best | median | x the reducer (median of per-round ratios) |")
     print("| --- | ---: | ---: | ---: |")
     for name, (label, _) in workloads.items():

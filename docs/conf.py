@@ -54,6 +54,10 @@ nitpick_ignore_regex = [
     ("py:class", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:exc", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:class", r"_io\..*"),
+    # high_society.batch: numpy's types (no inventory offline either), and the
+    # SimulationStats that batch.simulate returns (documented with ``simulate``'s module).
+    ("py:.*", r"numpy\..*"),
+    ("py:class", r"high_society\.simulate\.SimulationStats"),
 ]
 
 html_theme = "alabaster"

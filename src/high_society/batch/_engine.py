@@ -295,7 +295,7 @@ class GameBatch:
 
     def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
         """``(N,)``: one legal action id per game, uniform among all its legal actions (the
-        ``uniform`` policy of :func:`~high_society.simulate.simulate`); ``0`` for finished
+        ``uniform`` policy of ``high_society.simulate.simulate``); ``0`` for finished
         games. Drawn from each game's policy stream, apart from the reveals' stream.
 
         Raises:

@@ -1,5 +1,5 @@
 """Uniform-random games on the batch engine's compiled rules, summed up as
-:func:`high_society.simulate.simulate` sums up the reducer's (``simulate --engine batch``)."""
+``high_society.simulate.simulate`` sums up the reducer's (``simulate --engine batch``)."""
 
 import time
 from collections.abc import Callable
@@ -29,7 +29,7 @@ def simulate(
 ) -> SimulationStats:
     """Play ``games`` uniform-random games of ``players`` seats on the batch engine.
 
-    The ``uniform`` policy of :func:`high_society.simulate.simulate`: every decision is
+    The ``uniform`` policy of ``high_society.simulate.simulate``: every decision is
     uniform among all legal actions, every reveal uniform over the cards left. The games
     are played one after the other inside one compiled loop, with the same per-game rules
     as :meth:`GameBatch.step` and :meth:`GameBatch.sample_actions` (the games of a

@@ -57,7 +57,11 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Run the simulation that ``args`` describe and print the report."""
+    """Run the simulation that ``args`` describe and print the report.
+
+    Raises:
+        InvalidConfigError: ``--engine batch`` with a policy other than ``uniform``.
+    """
     stream = out if out is not None else sys.stdout
     if getattr(args, "engine", "reducer") == "batch":
         stats = _simulate_batch(args)

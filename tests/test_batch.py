@@ -4,7 +4,9 @@ statistics of its games, the vector interface and ``simulate --engine batch``.
 That it plays the reducer's game is ``test_batch_differential.py``.
 """
 
+import importlib
 import json
+import sys
 from fractions import Fraction
 from math import comb
 
@@ -434,3 +436,18 @@ def test_cli_simulate_batch_plays_only_the_uniform_policy(
     argv = ["simulate", "--engine", "batch", "--policy", "heuristic", "--games", "3"]
     assert main(argv) == 1
     assert "only the uniform policy" in capsys.readouterr().err
+
+
+def test_cli_simulate_batch_without_the_extra_says_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "high_society.batch", None)  # as if numba were missing
+    assert main(["simulate", "--engine", "batch", "--games", "3"]) == 1
+    assert "--engine batch" in capsys.readouterr().err
+
+
+def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "numba", None)
+    monkeypatch.delitem(sys.modules, "high_society.batch")
+    with pytest.raises(ImportError, match=r"pip install 'high-society\[batch\]'"):
+        importlib.import_module("high_society.batch")

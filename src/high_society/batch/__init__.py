@@ -22,7 +22,7 @@ np.float64(1.0)
 try:
     import numba  # noqa: F401 (checked here so that the message names the extra)
     import numpy  # noqa: F401
-except ImportError as error:  # pragma: no cover (the test environment has the extra)
+except ImportError as error:
     raise ImportError(
         "high_society.batch needs numpy and numba: pip install 'high-society[batch]'"
     ) from error

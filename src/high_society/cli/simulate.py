@@ -60,7 +60,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the simulation that ``args`` describe and print the report.
 
     Raises:
-        InvalidConfigError: ``--engine batch`` with a policy other than ``uniform``.
+        InvalidConfigError: ``--engine batch`` with a policy other than ``uniform``, or
+            without the batch extra (numpy and numba) installed.
     """
     stream = out if out is not None else sys.stdout
     if getattr(args, "engine", "reducer") == "batch":
@@ -79,8 +80,10 @@ def _simulate_batch(args: argparse.Namespace) -> SimulationStats:
     """``simulate`` on the batch engine (imported here: numba loads only when asked for)."""
     if args.policy != "uniform":
         raise InvalidConfigError("the batch engine plays only the uniform policy")
-    from high_society.batch import simulate as simulate_batch
-
+    try:
+        from high_society.batch import simulate as simulate_batch
+    except ImportError as error:  # the batch extra is not installed
+        raise InvalidConfigError(f"--engine batch: {error}") from error
     return simulate_batch(args.players, args.games, args.seed)
 
 

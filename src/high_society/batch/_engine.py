@@ -87,7 +87,7 @@ class GameBatch:
     >>> batch.legal_action_mask().shape
     (4, 2058)
     >>> ended = batch.step(np.zeros(4, dtype=np.int64))  # seat 0 passes in every game
-    >>> ended.any()  # a pass cannot end a game: only the last dark-green reveal does (R9)
+    >>> ended.any()  # too early: a game ends at its fourth dark-green reveal (R9)
     np.False_
 
     Raises:

@@ -417,6 +417,22 @@ def test_vector_env_resets_finished_games_in_the_same_step() -> None:
     env.close()
 
 
+def test_vector_env_reset_with_a_seed_replays_the_same_games() -> None:
+    def run(env: VectorEnv) -> list[npt.NDArray[np.float32]]:
+        observations, _ = env.reset(seed=21)
+        seen = [observations]
+        for _ in range(80):
+            seen.append(env.step(env.batch.sample_actions())[0])
+        return seen
+
+    one, two = VectorEnv(16, players=5, seed=1), VectorEnv(16, players=5, seed=2)
+    assert all((a == b).all() for a, b in zip(run(one), run(two), strict=True))
+    assert one.num_envs == 16
+    assert one.num_players == 5
+    assert one.num_actions == 2058
+    assert one.observation_size == 47 + 5 * 38
+
+
 # --- The command line ----------------------------------------------------------------------------
 
 

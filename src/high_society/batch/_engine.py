@@ -461,8 +461,8 @@ class GameBatch:
         state = self.to_state(game)
         try:
             action = player_action(action_id, state.turn, self.config)
-        except EncodingError as error:
-            return IllegalActionIdError(game, action_id, None, str(error))
+        except EncodingError as no_action:
+            return IllegalActionIdError(game, action_id, None, str(no_action))
         error = why_illegal(state, action)
         assert error is not None, "the kernels and the reducer disagree on legality"
         return IllegalActionIdError(game, action_id, error.reason, str(error))

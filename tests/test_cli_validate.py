@@ -126,7 +126,8 @@ def test_wrong_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
         ("a-directory", "dir", "UNREADABLE"),
         ("empty.json", b"", "NOT_JSON"),
         ("latin1.json", '{"players": ["Zoë"]}'.encode("latin-1"), "NOT_UTF8"),
-        ("deep.json", b"[" * 200_000 + b"]" * 200_000, "TOO_DEEP"),
+        ("deep.json", b"[" * 90_000 + b"]" * 90_000, "TOO_DEEP"),
+        ("many-values.json", b"[" * 200_000 + b"]" * 200_000, "TOO_LARGE"),
         (
             "huge-int.json",
             b'{"format": "high-society", "version": 1' + b"0" * 10_000 + b"}",

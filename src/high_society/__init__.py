@@ -29,6 +29,7 @@ from high_society.errors import (
     InvalidConfigError,
     NoRevealDueError,
     Reason,
+    RecordCode,
     RecordError,
 )
 from high_society.host import Dealer, Step, play, play_game
@@ -71,7 +72,6 @@ from high_society.scoring import (
     status_of,
 )
 from high_society.serial import (
-    RecordCode,
     action_from_json,
     action_to_json,
     result_to_json,

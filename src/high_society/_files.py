@@ -17,7 +17,7 @@ from high_society._records import (
     loads_record,
     validate_record,
 )
-from high_society._text import short_repr, terminal_safe
+from high_society._text import short_repr
 from high_society.errors import RecordCode, RecordError
 
 __all__ = ["read_record", "validate_file", "write_bytes", "write_record"]
@@ -33,7 +33,7 @@ def _shown(path: object) -> str:
         return short_repr(path)
     if len(text) > 200:
         text = text[:100] + "..." + text[-97:]
-    return repr(terminal_safe(text))
+    return repr(text)  # repr escapes control characters: the name stays on one line
 
 
 def _check_path(path: object, code: RecordCode) -> None:
@@ -54,8 +54,9 @@ def _read_bytes(path: "str | os.PathLike[str]") -> bytes:
         with open(path, "rb") as handle:
             data = handle.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
-        why = error.strerror or str(error)
-        raise RecordError(_C.UNREADABLE, f"cannot read {where}: {why}") from None
+        raise RecordError(_C.UNREADABLE, f"cannot read {where}: {_why(error)}") from None
+    except RecordError:
+        raise
     except ValueError:  # a NUL character in the path
         raise RecordError(_C.UNREADABLE, f"cannot read {where}: a path cannot hold NUL") from None
     if len(data) > MAX_RECORD_BYTES:
@@ -127,6 +128,8 @@ def write_bytes(data: bytes, path: "str | os.PathLike[str]") -> None:
         fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     except OSError as error:
         raise RecordError(_C.UNWRITABLE, f"cannot write {where}: {_why(error)}") from None
+    except RecordError:
+        raise
     except ValueError:  # a NUL character in the path
         raise RecordError(_C.UNWRITABLE, f"cannot write {where}: a path cannot hold NUL") from None
     try:

@@ -8,7 +8,10 @@ Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``type
 ``pytest [ARGS...]``, ``docs`` (the documentation site, into docs/_build/html), ``bench
 [PYTEST-ARGS...]`` (the benchmark suite and throughput report of docs/performance.md; not
 part of ``test``), ``mutate [MUTMUT-RUN-ARGS...]`` (mutation testing of the engine, not
-part of ``test``; docs/verification.md). Only the standard library is used here.
+part of ``test``; docs/verification.md), ``fuzz [EXAMPLES]`` (the long fuzz run of every
+entry point, EXAMPLES inputs each, default 2,000, and the peak memory of worst-case inputs;
+not part of ``test``, which runs a short derandomised pass; docs/records.md). Only the
+standard library is used here.
 """
 
 import hashlib
@@ -127,6 +130,23 @@ def mutate(*args: str) -> None:
     run(PY, "-c", "import json; print(json.load(open('mutants/mutmut-cicd-stats.json')))")
 
 
+def fuzz(examples: str = "2000") -> None:
+    """The long, randomised fuzz run (docs/records.md, "Fuzzing"): ``examples`` inputs per
+    entry point, then the figures table, then peak memory of the worst-case inputs."""
+    report = ROOT / ".fuzz-report.md"
+    run(
+        BIN / "pytest",
+        "property_tests/test_fuzz.py",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        HIGH_SOCIETY_FUZZ_EXAMPLES=str(int(examples)),
+        HIGH_SOCIETY_FUZZ_REPORT=str(report),
+    )
+    print(report.read_text(encoding="utf-8"), flush=True)
+    run(PY, "-m", "benchmarks.hostile_memory")
+
+
 def main(argv: list[str]) -> None:
     if not argv or argv[0] in {"-h", "--help"}:
         print(__doc__)
@@ -148,6 +168,9 @@ def main(argv: list[str]) -> None:
     elif task == "bench":
         setup("dev")
         bench(*rest)
+    elif task == "fuzz":
+        setup("dev")
+        fuzz(*rest[:1])
     elif task == "mutate":
         mutate(*rest)
     else:

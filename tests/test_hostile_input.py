@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.hostile_memory import SHAPES
 from high_society import (
     STANDARD,
     Bid,
@@ -544,13 +545,24 @@ def test_eight_mebibytes_of_empty_lists_are_refused_before_parsing() -> None:
     assert _peak(_validate(text)) < 1024 * 1024  # counted in the bytes, nothing parsed
 
 
-def test_the_most_values_allowed_take_a_bounded_amount_of_memory() -> None:
-    # Just under MAX_JSON_VALUES: parsed, then refused or kept; memory stays bounded.
-    head = b'{"format": "high-society", "version": 1, "players": ["A", "B", "C"], "meta": {"x": ['
-    tail = b']}, "actions": []}'
-    text = head + b"{}," * (MAX_JSON_VALUES // 2 - 10) + b"{}" + tail
-    assert validate_record(text).valid
-    assert _peak(_validate(text)) < 40 * 1024 * 1024
+#: docs/records.md, "Bounds": one call takes at most 8 times its input plus 24 MiB.
+def memory_bound(input_bytes: int) -> int:
+    return 8 * input_bytes + 24 * 1024 * 1024
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        'small objects {"a":0}',  # the most Python objects per byte
+        "one string of 8 MiB, one emoji",  # 4 bytes per character, twice (text and value)
+    ],
+)
+def test_the_costliest_inputs_under_the_limits_stay_within_the_memory_bound(shape: str) -> None:
+    data = SHAPES[shape]()
+    assert len(data) <= MAX_RECORD_BYTES
+    found: list[bool] = []
+    assert _peak(lambda: found.append(validate_record(data).valid)) < memory_bound(len(data))
+    assert found == [True]  # accepted: the whole input was parsed
 
 
 def test_loads_record_round_trips_a_record_with_the_most_meta_allowed() -> None:

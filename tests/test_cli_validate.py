@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from high_society import play_game, result
+from high_society import result
 from high_society.cli import main
 from high_society.cli.demo import make_bots
+from high_society.host import play_game
 from tests.test_record import CASES, DATA, Case
 
 FINISHED_LINE = {

@@ -27,7 +27,6 @@ from high_society import (
     InvalidConfigError,
     Pass,
     Reason,
-    RecordCode,
     RecordError,
     Reveal,
     StatusCard,
@@ -40,6 +39,7 @@ from high_society import (
 )
 from high_society.cards import MAX_MONEY_CARDS, MAX_MONEY_VALUE
 from high_society.cli import main
+from high_society.errors import RecordCode
 from high_society.record import (
     MAX_RECORD_BYTES,
     GameRecord,

@@ -16,31 +16,32 @@ import jsonschema  # type: ignore[import-untyped]  # no stubs; a dev dependency 
 import pytest
 
 from high_society import (
-    MAX_RECORD_BYTES,
     Bid,
-    GameRecord,
-    HeuristicBot,
     IllegalActionError,
     Pass,
-    RandomBot,
     Reason,
-    RecordCode,
     RecordError,
-    RecordWriter,
     Reveal,
     StatusCard,
-    action_schema,
     apply,
+    new_game,
+    result,
+)
+from high_society.bots import HeuristicBot, RandomBot
+from high_society.errors import RecordCode
+from high_society.host import play_game
+from high_society.record import (
+    MAX_RECORD_BYTES,
+    GameRecord,
+    RecordWriter,
+    action_schema,
     dumps_record,
     loads_record,
-    new_game,
-    play_game,
     read_record,
     record_from_json,
     record_schema,
     record_to_json,
     replay,
-    result,
     validate_file,
     validate_record,
     write_record,

@@ -10,25 +10,29 @@ from high_society import (
     Discard,
     GameConfig,
     GameState,
-    HeuristicBot,
     Pass,
     Phase,
     Reason,
-    RecordCode,
     RecordError,
     Reveal,
     StatusCard,
+    new_game,
+    result,
+    sort_cards,
+)
+from high_society.bots import HeuristicBot
+from high_society.errors import RecordCode
+from high_society.host import play
+from high_society.serial import (
+    JSON,
     action_from_json,
     action_to_json,
-    new_game,
-    play,
-    result,
+    parse_json,
     result_to_json,
-    sort_cards,
+    score_to_json,
     state_from_json,
     state_to_json,
 )
-from high_society.serial import JSON, parse_json, score_to_json
 from tests.builders import FAUX_PAS, PRESTIGE, L, bid, won
 from tests.builders import play as play_actions
 

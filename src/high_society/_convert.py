@@ -57,7 +57,8 @@ def action_to_json(action: Action) -> JSONObject:
     {'type': 'reveal', 'card': 'faux-pas'}
 
     Raises:
-        RecordError: the action is not one JSON can carry (see :func:`check_action`).
+        RecordError: ``NOT_AN_ACTION``, ``WRONG_TYPE`` or ``BAD_NUMBER``: the action holds
+            a field of the wrong type (``Bid(0, {1})``, a ``set``) or an integer beyond 64 bits.
     """
     check_action(action)
     match action:

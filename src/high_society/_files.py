@@ -68,12 +68,12 @@ def _read_bytes(path: "str | os.PathLike[str]") -> bytes:
 
 def read_record(path: "str | os.PathLike[str]") -> GameRecord:
     """The record in a file (well formed; not checked for legality: see
-    :func:`~high_society.record.replay`).
+    :func:`replay`).
 
     Raises:
         RecordError: ``UNREADABLE`` (missing, a directory, a FIFO, no permission, a path
             holding NUL or not a path at all ...), ``TOO_LARGE``, or what
-            :func:`~high_society.record.loads_record` raises.
+            :func:`loads_record` raises.
     """
     return loads_record(_read_bytes(path))
 
@@ -92,7 +92,11 @@ def validate_file(path: "str | os.PathLike[str]") -> Validation:
 
 
 def write_record(record: GameRecord, path: "str | os.PathLike[str]") -> None:
-    """Write the record to a file, all or nothing (see :func:`write_bytes`).
+    """Write the record to a file, all or nothing: a temporary file in the same directory,
+    flushed to disk, is renamed over ``path`` once complete, so a failure leaves no partial
+    file. Only a regular file is replaced, or a new one made: a FIFO, a device, a directory
+    or a symbolic link at ``path`` is refused, since renaming over it would replace it with
+    a file.
 
     Raises:
         RecordError: ``WRONG_TYPE`` (``record`` is not a :class:`GameRecord`), or

@@ -153,11 +153,12 @@ class GameRecord:
     """A recorded game: the players in seat order, every action, and free-form ``meta``.
 
     Building one checks the form, not the legality (:func:`replay` checks that): the
-    players (see :func:`check_players`); each action is one of the four classes with fields
-    of the declared types, which JSON can carry (``Bid(0, {1})``, a ``set``, is refused, as is
-    a seat beyond 64 bits); ``meta`` is a JSON object, kept as a private copy that takes no
-    part in hashing. What a record holds, its JSON text holds: a round trip through
-    :func:`dumps_record` and :func:`loads_record` gives an equal record.
+    players (3 to 5 distinct names: see the docs page "Recorded games"); each action is
+    one of the four classes with fields of the declared types, which JSON can carry
+    (``Bid(0, {1})``, a ``set``, is refused, as is a seat beyond 64 bits); ``meta`` is a
+    JSON object, kept as a private copy that takes no part in hashing. What a record holds,
+    its JSON text holds: a round trip through :func:`dumps_record` and :func:`loads_record`
+    gives an equal record.
 
     >>> GameRecord(["Ada", "Ben", "Cy"]).players
     ('Ada', 'Ben', 'Cy')

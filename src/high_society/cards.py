@@ -213,9 +213,10 @@ class GameConfig:
     7
 
     Raises:
-        InvalidConfigError: ``money`` is not a tuple of 1 to :data:`MAX_MONEY_CARDS` distinct
-            ints from 1 to :data:`MAX_MONEY_VALUE` in ascending order, the deck is not a
-            tuple of status cards in canonical order, a card other than prestige repeats,
+        InvalidConfigError: ``money`` is not a tuple of 1 to
+            :data:`~high_society.cards.MAX_MONEY_CARDS` distinct ints from 1 to
+            :data:`~high_society.cards.MAX_MONEY_VALUE` in ascending order, the deck is not
+            a tuple of status cards in canonical order, a card other than prestige repeats,
             prestige more than three times (R2), or the deck holds no dark-green card.
     """
 

@@ -15,7 +15,7 @@ A record is the players' names in seat order and every action of the game, revea
 :class:`RecordWriter` as it plays. The docs page "Recorded games" describes every field and
 code, and the bounds that keep hostile files harmless; the JSON Schemas are
 :func:`record_schema` and :func:`action_schema`. Every error is a
-:class:`~high_society.RecordError` with a :class:`~high_society.errors.RecordCode` (or, for
+:class:`~high_society.RecordError` with a :class:`~high_society.RecordCode` (or, for
 an illegal action, the engine's :class:`~high_society.Reason`).
 
 >>> from high_society import Reveal, StatusCard, Bid
@@ -31,12 +31,9 @@ an illegal action, the engine's :class:`~high_society.Reason`).
 
 # The implementation lives in internal modules, one job each: _records (the record, its
 # text, replay, validation, the writer), _files (reading and safe writing), _schemas.
+from high_society import _records
 from high_society._files import read_record, validate_file, write_record
 from high_society._records import (
-    FORMAT,
-    MAX_NAME_LENGTH,
-    MAX_RECORD_BYTES,
-    VERSION,
     GameRecord,
     RecordWriter,
     Validation,
@@ -48,6 +45,17 @@ from high_society._records import (
     validate_record,
 )
 from high_society._schemas import action_schema, record_schema
+
+# The constants are named again here, so that the docs show what each one means.
+
+#: The value of the ``format`` key: ``"high-society"``.
+FORMAT = _records.FORMAT
+#: The format version this library reads and writes: ``1``.
+VERSION = _records.VERSION
+#: The largest record read, in bytes (8 MiB); a finished game takes a few kilobytes.
+MAX_RECORD_BYTES = _records.MAX_RECORD_BYTES
+#: The longest player's name, in characters (64).
+MAX_NAME_LENGTH = _records.MAX_NAME_LENGTH
 
 __all__ = [
     "FORMAT",

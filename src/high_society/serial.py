@@ -10,7 +10,7 @@ integers, unknown keys are refused at every level, integers must fit 64 bits, a 
 be within the bounds of :class:`~high_society.GameConfig`, and a state that breaks an
 invariant (:func:`~high_society.invariants.state_problems`) is refused. Every refusal is a
 :class:`~high_society.RecordError` naming the place (a JSON path) and a stable
-:class:`~high_society.errors.RecordCode`. :func:`parse_json` reads JSON text with limits
+:class:`~high_society.RecordCode`. :func:`parse_json` reads JSON text with limits
 on size, values and depth.
 
 >>> from high_society import Bid
@@ -23,6 +23,9 @@ Pass(seat=2)
 
 # The implementation lives in internal modules, one job each: _json (strict JSON text),
 # _fields (typed fields of parsed JSON), _convert (actions, states and results).
+from typing import TypeAlias
+
+from high_society import _json
 from high_society._convert import (
     action_from_json,
     action_to_json,
@@ -31,16 +34,28 @@ from high_society._convert import (
     state_from_json,
     state_to_json,
 )
-from high_society._json import (
-    JSON,
-    MAX_JSON_BYTES,
-    MAX_JSON_DEPTH,
-    MAX_JSON_INT,
-    MAX_JSON_VALUES,
-    MIN_JSON_INT,
-    JSONObject,
-    parse_json,
-)
+from high_society._json import parse_json
+
+# The types and limits are named again here, so that the docs show what each one means.
+
+JSON: TypeAlias = _json.JSON
+"""A plain JSON value, as :func:`json.loads` returns it."""
+JSONObject: TypeAlias = _json.JSONObject
+"""A JSON object."""
+
+#: The largest JSON text read, in bytes of UTF-8 (8 MiB); checked before parsing.
+MAX_JSON_BYTES = _json.MAX_JSON_BYTES
+#: The deepest nesting of lists and objects read (64; a record itself needs 4 levels).
+MAX_JSON_DEPTH = _json.MAX_JSON_DEPTH
+#: The most lists, objects and separators (``,``) a JSON text may hold (100,000), counted
+#: before parsing; those inside strings count too. It bounds the number of values a parse
+#: makes, so its memory: a finished game holds a few thousand.
+MAX_JSON_VALUES = _json.MAX_JSON_VALUES
+#: The smallest integer read or written, ``-2**63``: integers must fit 64 bits, which every
+#: JSON reader can hold.
+MIN_JSON_INT = _json.MIN_JSON_INT
+#: The largest integer read or written, ``2**63 - 1``.
+MAX_JSON_INT = _json.MAX_JSON_INT
 
 __all__ = [
     "JSON",

@@ -569,3 +569,21 @@ def test_loads_record_round_trips_a_record_with_the_most_meta_allowed() -> None:
     meta: dict[str, JSON] = {"x": [[] for _ in range(MAX_JSON_VALUES // 2 - 10)]}
     record = GameRecord(NAMES, (), meta)
     assert loads_record(dumps_record(record)) == record
+
+
+def test_reading_a_small_file_does_not_allocate_the_size_limit(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(dumps_record(GameRecord(NAMES)))
+    assert _peak(lambda: validate_file(path)) < 1024 * 1024  # not MAX_RECORD_BYTES
+
+
+def test_a_file_over_the_limit_is_refused_without_reading_it_whole(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    with path.open("wb") as handle:
+        handle.truncate(4 * MAX_RECORD_BYTES)  # sparse: 32 MiB of NUL
+    found: list[RecordError | None] = []
+    peak = _peak(lambda: found.append(validate_file(path).error))
+    error = found[0]
+    assert error is not None
+    assert error.code is RecordCode.TOO_LARGE
+    assert peak < 2 * MAX_RECORD_BYTES

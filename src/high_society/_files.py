@@ -52,7 +52,11 @@ def _read_bytes(path: "str | os.PathLike[str]") -> bytes:
             what = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
             raise RecordError(_C.UNREADABLE, f"cannot read {where}: it is {what}")
         with open(path, "rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)
+            # As much as stat says, plus one byte to see growth: read(MAX + 1) would
+            # allocate 8 MiB for any file.
+            data = handle.read(min(info.st_size, MAX_RECORD_BYTES) + 1)
+            if info.st_size < len(data) <= MAX_RECORD_BYTES:  # the file grew meanwhile
+                data += handle.read(MAX_RECORD_BYTES + 1 - len(data))
     except OSError as error:
         raise RecordError(_C.UNREADABLE, f"cannot read {where}: {_why(error)}") from None
     except RecordError:

@@ -316,3 +316,35 @@ def test_a_record_error_pickles() -> None:
         "$.actions[3].cards",
         3,
     )
+    assert copy.code is Reason.BID_TOO_LOW
+
+
+@pytest.mark.parametrize(
+    ("given", "code"),
+    [
+        (RecordCode.UNWRITABLE, RecordCode.UNWRITABLE),
+        ("NOT_JSON", RecordCode.NOT_JSON),
+        (Reason.BID_TOO_LOW, Reason.BID_TOO_LOW),
+        ("INVALID_SEAT", Reason.INVALID_SEAT),
+    ],
+)
+def test_a_record_error_code_is_a_record_code_or_a_reason(
+    given: RecordCode | Reason | str, code: RecordCode | Reason
+) -> None:
+    error = RecordError(given, "message")
+    assert error.code is code
+    assert error.code == str(code)  # string enums: equal to their names
+
+
+def test_a_record_error_refuses_an_unknown_code() -> None:
+    with pytest.raises(ValueError, match="neither a RecordCode nor a Reason"):
+        RecordError("NOT_A_CODE", "message")
+
+
+def test_record_codes_live_beside_the_reasons() -> None:
+    import high_society.errors
+    import high_society.serial
+
+    assert RecordCode.__module__ == "high_society.errors"
+    assert high_society.errors.RecordCode is RecordCode
+    assert not hasattr(high_society.serial, "RecordCode")

@@ -48,6 +48,7 @@ from high_society import (
     sort_cards,
     why_illegal,
 )
+from high_society._convert import check_action
 from high_society.cards import MAX_MONEY_CARDS
 from high_society.cli import build_parser
 from high_society.cli import play as play_cli
@@ -518,3 +519,22 @@ def test_game_config_gives_a_small_game_or_an_invalid_config_error(
         assert len(legal) <= 2**MAX_MONEY_CARDS
         first: Action = legal[len(legal) - 1]
         apply(state, first)
+
+
+@fuzz
+@given(action=actions())
+def test_a_record_accepts_exactly_the_actions_check_action_accepts(action: object) -> None:
+    # GameRecord recognises the common well-formed actions by a fast path of its own: it
+    # must agree with check_action, the full check, on every object.
+    assert _refusal(lambda: GameRecord(["Ada", "Ben", "Cy"], [action])) == _refusal(  # type: ignore[list-item]
+        lambda: check_action(action)
+    )
+
+
+def _refusal(call: Callable[[], object]) -> str | None:
+    """The code of the RecordError ``call`` raises, or None."""
+    try:
+        call()
+    except RecordError as error:
+        return str(error.code)
+    return None

@@ -113,13 +113,16 @@ def action_from_json(value: object, *, path: str = "$", index: int | None = None
     obj = read_object(value, path, index, keys, what=f"a {name} action")
     if name == "reveal":
         return Reveal(read_status_card(obj["card"], f"{path}.card", index))
-    seat = _read_json_int(obj["player"], f"{path}.player", index, "a seat")
+    seat = read_int(obj["player"], f"{path}.player", index, "a seat")
+    if not MIN_JSON_INT <= seat <= MAX_JSON_INT:  # JSON text never has one (parse_json)
+        _read_json_int(seat, f"{path}.player", index, "a seat")
     if name == "pass":
         return Pass(seat)
     if name == "bid":
         cards = read_money(obj["cards"], f"{path}.cards", index)
-        for i, card in enumerate(cards):
-            _read_json_int(card, f"{path}.cards[{i}]", index, "a money card")
+        if cards and not MIN_JSON_INT <= min(cards) <= max(cards) <= MAX_JSON_INT:
+            for i, card in enumerate(cards):
+                _read_json_int(card, f"{path}.cards[{i}]", index, "a money card")
         return Bid(seat, frozenset(cards))
     return Discard(seat, read_status_card(obj["card"], f"{path}.card", index))
 

@@ -146,23 +146,13 @@ def _float(text: str) -> float:
     return value
 
 
-#: Digits of the widest 64-bit integer, plus a sign.
-_INT_CHARS = len(str(MIN_JSON_INT))
-
-
-def _int(text: str) -> int:
-    # The length first: converting thousands of digits is itself the cost to avoid.
-    if len(text) > _INT_CHARS or not MIN_JSON_INT <= (value := int(text)) <= MAX_JSON_INT:
-        raise _BadNumberError(text, "is outside the 64-bit range of integers")
-    return value
-
-
 def parse_json(data: str | bytes, *, limit: int = MAX_JSON_BYTES) -> JSON:
     """Parse JSON text strictly, with limits that make hostile input harmless.
 
     The size and the number of values (:data:`MAX_JSON_VALUES`) are checked before parsing;
-    nesting, integers outside 64 bits, infinite floats, duplicate keys and lone surrogates
-    are refused. Nothing but :class:`~high_society.RecordError` escapes.
+    nesting, integers outside 64 bits (Python itself refuses to convert more than 4,300
+    digits), infinite floats, duplicate keys and lone surrogates are refused. Nothing but
+    :class:`~high_society.RecordError` escapes.
 
     >>> parse_json('{"a": [1, 2.5, null]}')
     {'a': [1, 2.5, None]}
@@ -210,7 +200,6 @@ def parse_json(data: str | bytes, *, limit: int = MAX_JSON_BYTES) -> JSON:
             object_pairs_hook=_pairs,
             parse_constant=_constant,
             parse_float=_float,
-            parse_int=_int,
         )
     except RecursionError:
         raise RecordError(_C.TOO_DEEP, _too_deep()) from None
@@ -227,6 +216,8 @@ def parse_json(data: str | bytes, *, limit: int = MAX_JSON_BYTES) -> JSON:
     except _BadNumberError as error:
         number = error.text if len(error.text) <= 40 else error.text[:37] + "..."
         raise RecordError(_C.BAD_NUMBER, f"the number {number} {error.why}") from None
+    except ValueError:  # Python's limit on the digits of an int (4,300), far beyond 64 bits
+        raise RecordError(_C.BAD_NUMBER, _outside(None)) from None
     _check_tree(value, text)
     return value
 
@@ -239,16 +230,24 @@ def _too_deep() -> str:
     return f"lists and objects nest deeper than the limit of {MAX_JSON_DEPTH} levels"
 
 
+def _outside(number: int | None) -> str:
+    shown = "an integer of more than 4,300 digits" if number is None else describe_int(number)
+    return f"the number {shown} is outside the 64-bit range of integers"
+
+
 #: A ``\\uD800``-``\\uDFFF`` escape: only text holding one can decode to a lone surrogate.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
 def _check_tree(value: JSON, text: str) -> None:
-    """Depth and lone surrogates, without recursion (the value may be large). The strings are
-    only looked at when the text has a surrogate escape at all, which is rare."""
+    """Depth, integers beyond 64 bits and lone surrogates, without recursion (the value may
+    be large). The strings are only looked at when the text has a surrogate escape at all,
+    which is rare."""
     strings = _SURROGATE_ESCAPE.search(text) is not None
     if isinstance(value, str) and strings:
         _check_text(value)
+    if type(value) is int and not MIN_JSON_INT <= value <= MAX_JSON_INT:
+        raise RecordError(_C.BAD_NUMBER, _outside(value))
     stack: list[tuple[JSON, int]] = [(value, 0)] if isinstance(value, list | dict) else []
     while stack:
         item, depth = stack.pop()
@@ -267,7 +266,10 @@ def _check_tree(value: JSON, text: str) -> None:
             child_type = type(child)
             if child_type is dict or child_type is list:
                 stack.append((child, depth + 1))
-            elif strings and isinstance(child, str):
+            elif type(child) is int:
+                if not MIN_JSON_INT <= child <= MAX_JSON_INT:
+                    raise RecordError(_C.BAD_NUMBER, _outside(child))
+            elif strings and type(child) is str:
                 _check_text(child)
 
 

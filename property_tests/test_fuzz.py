@@ -68,7 +68,7 @@ from high_society.serial import (
     state_from_json,
     state_to_json,
 )
-from property_tests.strategies import choose_action
+from property_tests.strategies import choose_action, near_misses
 
 T = TypeVar("T")
 
@@ -305,11 +305,41 @@ def test_loads_record_gives_a_record_or_a_record_error(data: bytes) -> None:
     assert loads_record(dumps_record(record)) == record
 
 
+int64 = st.integers(-(2**63), 2**63 - 1)
+#: Actions a record can hold (legal or not), with integers anywhere in 64 bits.
+well_formed_actions = st.one_of(
+    st.builds(Reveal, status_cards),
+    st.builds(Pass, st.one_of(st.integers(-1, 5), int64)),
+    st.builds(
+        Bid,
+        st.one_of(st.integers(-1, 5), int64),
+        st.frozensets(st.one_of(st.sampled_from(STANDARD.money), int64), max_size=4),
+    ),
+    st.builds(Discard, st.one_of(st.integers(-1, 5), int64), status_cards),
+)
+_GOOD_PLAYERS = st.lists(
+    st.sampled_from(["Ada", "Ben", "Cy", "Dee", "Eve"]), min_size=3, max_size=5, unique=True
+)
+_ANY_NAMES = st.lists(st.text(max_size=6), min_size=3, max_size=5)
+#: Mostly names a record accepts, sometimes any strings, sometimes anything (one_of would
+#: flatten ``anything`` into its many branches and draw it most of the time).
+player_lists = st.integers(0, 9).flatmap(
+    lambda k: _GOOD_PLAYERS if k < 6 else _ANY_NAMES if k < 8 else anything
+)
+
+
 @fuzz
 @given(
-    players=st.one_of(st.lists(st.text(max_size=6), min_size=3, max_size=5), anything),
-    moves=st.lists(actions(), max_size=8),
-    meta=st.one_of(st.none(), st.dictionaries(st.text(max_size=5), anything, max_size=3)),
+    players=player_lists,
+    moves=st.one_of(
+        st.lists(well_formed_actions, max_size=8),
+        st.lists(st.one_of(well_formed_actions, actions()), max_size=4),
+    ),
+    meta=st.one_of(
+        st.none(),
+        st.dictionaries(st.text(max_size=5), json_values, max_size=3),
+        st.dictionaries(st.text(max_size=5), anything, max_size=3),
+    ),
 )
 def test_records_built_in_python_round_trip_to_the_same_verdict(
     players: object, moves: list[object], meta: object
@@ -322,7 +352,7 @@ def test_records_built_in_python_round_trip_to_the_same_verdict(
     except RecordError as error:
         short(error)
         return
-    direct = measured("validate_record", 0, lambda: validate_record(record))
+    direct = measured("validate_record (GameRecord)", 0, lambda: validate_record(record))
     text = dumps_record(record)
     again = validate_record(text)
     assert direct.valid == again.valid
@@ -332,8 +362,23 @@ def test_records_built_in_python_round_trip_to_the_same_verdict(
     assert loads_record(text) == record
 
 
+#: Objects shaped like actions: a type and some of the keys, of any JSON value.
+action_objects = st.fixed_dictionaries(
+    {"type": st.sampled_from(["reveal", "bid", "pass", "discard"])},
+    optional={
+        "player": st.one_of(st.integers(-1, 5), json_scalars),
+        "cards": st.one_of(st.lists(st.sampled_from(STANDARD.money), max_size=4), json_values),
+        "card": st.one_of(st.sampled_from([c.value for c in StatusCard]), json_scalars),
+    },
+)
+
+
 @fuzz
-@given(value=st.one_of(json_values, anything))
+@given(
+    value=st.integers(0, 9).flatmap(
+        lambda k: action_objects if k < 6 else json_values if k < 8 else anything
+    )
+)
 def test_action_from_json_gives_an_action_or_a_record_error(value: object) -> None:
     try:
         action = measured("action_from_json", 0, lambda: action_from_json(value))
@@ -477,11 +522,24 @@ def test_the_play_command_answers_any_input(lines: list[str], players: int, seed
 # --- The engine with anything for an action -----------------------------------------------
 
 
+@st.composite
+def states_and_actions(draw: st.DrawFn) -> tuple[GameState, object]:
+    """A reachable state and, in turn, a legal action of it, a near miss, or anything."""
+    state = draw(reachable_states())
+    kind = draw(st.integers(0, 2))
+    if kind == 0 and not state.is_over:
+        return state, choose_action(draw, state)
+    if kind == 1 and not state.is_over:
+        return state, draw(near_misses(state))
+    return state, draw(actions())
+
+
 @fuzz
-@given(state=reachable_states(), action=actions())
+@given(case=states_and_actions())
 def test_the_engine_answers_any_object_with_its_documented_errors(
-    state: GameState, action: object
+    case: tuple[GameState, object],
 ) -> None:
+    state, action = case
     legal = measured("is_legal", 0, lambda: is_legal(state, action))
     error = measured("why_illegal", 0, lambda: why_illegal(state, action))
     assert legal is (error is None)
@@ -498,11 +556,35 @@ def test_the_engine_answers_any_object_with_its_documented_errors(
         short(raised)
 
 
-@fuzz
-@given(
-    money=st.one_of(st.lists(any_int, max_size=14).map(tuple), anything),
-    deck=st.one_of(st.lists(status_cards, max_size=18).map(sort_cards), anything),
+def _sorted_tuple(values: list[int]) -> tuple[int, ...]:
+    return tuple(sorted(values))
+
+
+_IN_BOUNDS_MONEY = st.lists(st.integers(1, 62), min_size=1, max_size=12, unique=True)
+_NEAR_MONEY = st.lists(st.integers(-1, 64), min_size=1, max_size=13, unique=True)
+_ANY_MONEY = st.lists(any_int, max_size=14)
+_IN_BOUNDS_DECK = st.tuples(
+    st.sets(st.sampled_from([c for c in StatusCard if c is not StatusCard.PRESTIGE])),
+    st.integers(1, 3),
+).map(lambda d: sort_cards([*d[0], *[StatusCard.PRESTIGE] * d[1]]))
+_ANY_DECK = st.lists(status_cards, max_size=18).map(sort_cards)
+#: Mostly within the bounds (so that many configs are accepted and played), sometimes just
+#: beyond them, sometimes any tuple of integers or cards, sometimes anything. (Hypothesis
+#: draws boundary values often: 0, 63 and 13 cards would refuse most configs.)
+config_money = st.integers(0, 9).flatmap(
+    lambda k: (
+        (_IN_BOUNDS_MONEY if k < 6 else _NEAR_MONEY if k < 7 else _ANY_MONEY).map(_sorted_tuple)
+        if k < 8
+        else anything
+    )
 )
+config_decks = st.integers(0, 9).flatmap(
+    lambda k: _IN_BOUNDS_DECK if k < 6 else _ANY_DECK if k < 8 else anything
+)
+
+
+@fuzz
+@given(money=config_money, deck=config_decks)
 def test_game_config_gives_a_small_game_or_an_invalid_config_error(
     money: object, deck: object
 ) -> None:

@@ -95,8 +95,8 @@ def memory_bound(input_bytes: int) -> int:
 
 
 class Figures:
-    """Per entry point: inputs tried, the slowest (seconds, and the input's size), the
-    largest tracemalloc peak."""
+    """Per entry point: inputs tried, the slowest (CPU seconds of this process, so other jobs
+    on the machine do not count; and the input's size), the largest tracemalloc peak."""
 
     def __init__(self) -> None:
         self.rows: dict[str, list[float]] = {}
@@ -136,11 +136,11 @@ def measured(entry: str, size: int, call: Callable[[], T]) -> T:
     """``call()``, its time and tracemalloc peak added to the figures; the peak must stay
     under the documented bound for an input of ``size`` bytes (0 for a Python object)."""
     tracemalloc.start()
-    start = time.perf_counter()
+    start = time.process_time()
     try:
         return call()
     finally:  # a documented error counts as an input too
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
         _, peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
         FIGURES.add(entry, seconds, peak, size)

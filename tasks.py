@@ -8,10 +8,12 @@ Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``type
 ``pytest [ARGS...]``, ``docs`` (the documentation site, into docs/_build/html), ``bench
 [PYTEST-ARGS...]`` (the benchmark suite and throughput report of docs/performance.md; not
 part of ``test``), ``mutate [MUTMUT-RUN-ARGS...]`` (mutation testing of the engine, not
-part of ``test``; docs/verification.md), ``fuzz [EXAMPLES]`` (the long fuzz run of every
-entry point, EXAMPLES inputs each, default 2,000, and the peak memory of worst-case inputs;
-not part of ``test``, which runs a short derandomised pass; docs/records.md). Only the
-standard library is used here.
+part of ``test``; docs/verification.md), ``verify-deep [SECONDS]`` (the CrossHair contracts
+with SECONDS of CPU per condition, default 60, and the boundary of ``state_problems`` around
+every explored state; not part of ``test``, about an hour), ``fuzz [EXAMPLES]`` (the long
+fuzz run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
+worst-case inputs; not part of ``test``, which runs a short derandomised pass;
+docs/records.md). Only the standard library is used here.
 """
 
 import hashlib
@@ -95,12 +97,19 @@ def test() -> None:
     typecheck()
     # The same Hypothesis profile as CI (conftest.py): 500 examples, derandomised.
     pytest("--hypothesis-profile=ci")
-    # docs/verification.md: every reachable state of two small games, then the contracts.
+    # docs/verification.md: every reachable state of two small games, then the contracts
+    # (bounded by paths, not seconds: the verdict does not depend on the machine's load).
     run(PY, "-m", "verification.explore")
     run(PY, "-m", "verification.crosshair_check")
     docs()
     # The README's other command, end to end.
     run(BIN / "high-society", "demo", "--seed", "1")
+
+
+def verify_deep(seconds: str = "60") -> None:
+    """The deep verification (docs/verification.md): not in CI, CPU-heavy."""
+    run(PY, "-m", "verification.crosshair_check", "--deep", seconds)
+    run(PY, "-m", "verification.explore", "--full-boundary")
 
 
 def bench(*args: str) -> None:
@@ -168,6 +177,9 @@ def main(argv: list[str]) -> None:
     elif task == "bench":
         setup("dev")
         bench(*rest)
+    elif task == "verify-deep":
+        setup("dev")
+        verify_deep(*rest[:1])
     elif task == "fuzz":
         setup("dev")
         fuzz(*rest[:1])

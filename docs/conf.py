@@ -54,6 +54,8 @@ nitpick_ignore_regex = [
     ("py:class", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:exc", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:class", r"_io\..*"),
+    ("py:.*", r"(concurrent\.futures|functools|time)\..*"),
+    ("py:class", r"(high_society\.parallel\.)?T"),
 ]
 
 html_theme = "alabaster"
@@ -76,6 +78,8 @@ def _public_alias(
         # A bare name from a submodule's docstring, such as ``MAX_JSON_DEPTH``: the one
         # documented object of that name, if there is exactly one.
         matches = [full for full in env.get_domain("py").objects if full.endswith(f".{target}")]
+        if f"high_society.{target}" in matches:  # the package's own name, where users import it
+            matches = [f"high_society.{target}"]
         if len(matches) != 1 or "." in target:
             return None
         target = matches[0]

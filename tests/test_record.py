@@ -649,7 +649,7 @@ def test_the_schemas_are_shipped_in_the_package() -> None:
 
 def test_the_runtime_does_not_import_jsonschema() -> None:
     code = (
-        "import sys, high_society as h; h.record_schema(); h.validate_record('[]');"
+        "import sys, high_society.record as r; r.record_schema(); r.validate_record('[]');"
         " sys.exit('jsonschema' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -49,6 +49,7 @@ from property_tests.checks import (
     state_and_turn_problems,
     transition_problems,
 )
+from verification.boundary import check_boundary
 
 L = StatusCard
 
@@ -96,6 +97,8 @@ class Exploration:
     longest_game: int
     corners: dict[str, int]
     problems: tuple[str, ...]
+    #: What ``state_problems`` said of single changes of reachable states (boundary.py).
+    boundary: dict[str, int]
 
 
 #: How many of the other actions each state is offered, in rotation: every one of them is
@@ -121,8 +124,15 @@ def _other_actions(config: GameConfig, players: int) -> Iterator[object]:
     yield None
 
 
-def explore(reduced: Reduced, max_problems: int = 10) -> Exploration:
-    """Visit every state reachable in ``reduced`` and check every invariant on it."""
+#: In CI, the boundary of ``state_problems`` is checked around every BOUNDARY_STRIDE-th
+#: reachable state (in the fixed order of the search): each state costs about 1.5 ms.
+#: ``python -m verification.explore --full-boundary`` checks around every state.
+BOUNDARY_STRIDE = 25
+
+
+def explore(reduced: Reduced, max_problems: int = 10, stride: int = BOUNDARY_STRIDE) -> Exploration:
+    """Visit every state reachable in ``reduced`` and check every invariant on it, and the
+    boundary of ``state_problems`` around every ``stride``-th state."""
     start = new_game(reduced.players, reduced.config)
     seen: set[GameState] = {start}
     order: list[GameState] = []
@@ -177,6 +187,10 @@ def explore(reduced: Reduced, max_problems: int = 10) -> Exploration:
     longest: dict[GameState, int] = {}
     for state in reversed(ranked):
         longest[state] = max((1 + longest[t] for t in successors.get(state, ())), default=0)
+    counts, wrong = check_boundary(order[::stride], seen)
+    # A reachable state refused is a bug; an unreachable one accepted shows where
+    # state_problems is not yet exact (docs/verification.md), and is counted.
+    problems += [w for w in wrong if w.startswith("refused")][: max_problems - len(problems)]
     return Exploration(
         reduced.name,
         len(seen),
@@ -186,6 +200,7 @@ def explore(reduced: Reduced, max_problems: int = 10) -> Exploration:
         longest.get(start, 0),
         dict(sorted(corners.items())),
         tuple(problems),
+        dict(counts),
     )
 
 
@@ -209,12 +224,13 @@ def _topological(
     return out
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
     total = 0
     failed = False
+    stride = 1 if argv == ["--full-boundary"] else BOUNDARY_STRIDE
     for reduced in CONFIGS:
         began = time.perf_counter()
-        found = explore(reduced)
+        found = explore(reduced, stride=stride)
         seconds = time.perf_counter() - began
         total += found.states
         print(
@@ -224,6 +240,15 @@ def main() -> int:
             f" {found.longest_game} actions ({seconds:.1f} s)"
         )
         print("  " + ", ".join(f"{k}: {v:,}" for k, v in found.corners.items()))
+        b = found.boundary
+        print(
+            f"  boundary of state_problems around every {stride}th state:"
+            f" {b['changes']:,} single changes, {b['distinct']:,} distinct changed states;"
+            f" accepted {b['accepted reachable']:,} reachable and"
+            f" {b['accepted unreachable']:,} unreachable, refused"
+            f" {b['refused unreachable']:,} unreachable and {b['refused reachable']:,}"
+            " reachable"
+        )
         for problem in found.problems:
             failed = True
             print(f"  PROBLEM: {problem}")
@@ -232,4 +257,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

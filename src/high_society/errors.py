@@ -1,7 +1,8 @@
 """The library's exceptions: one root, typed subclasses that carry their data.
 
 Every error the library raises on purpose is a :class:`HighSocietyError`. Errors about bad
-input are also :class:`ValueError`, so code that already catches ``ValueError`` keeps working.
+input are also :class:`ValueError` (an index or seat out of range, :class:`IndexError`), so
+code that already catches the built-in error keeps working.
 """
 
 import enum
@@ -17,6 +18,8 @@ __all__ = [
     "IllegalActionError",
     "InvalidConfigError",
     "NoRevealDueError",
+    "NoSeatToActError",
+    "OutOfRangeError",
     "Reason",
     "RecordCode",
     "RecordError",
@@ -37,6 +40,14 @@ class GameNotOverError(HighSocietyError, ValueError):
 
 class NoRevealDueError(HighSocietyError, ValueError):
     """A card was to be drawn for a reveal while no reveal is due."""
+
+
+class NoSeatToActError(HighSocietyError, ValueError):
+    """A player program (a bot) was asked to act in a state where no seat must act."""
+
+
+class OutOfRangeError(HighSocietyError, IndexError):
+    """A seat that is not a seat of the game, or an index past the end of a sequence."""
 
 
 class Reason(enum.StrEnum):

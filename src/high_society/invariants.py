@@ -6,12 +6,40 @@ this on every state they reach); a state built by hand or read from outside may 
 and code that accepts states from outside should refuse those.
 """
 
+import itertools
 from collections import Counter
 
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, GameConfig, StatusCard, sort_cards
 from high_society.state import GameState, Phase, PlayerState
 
-__all__ = ["is_valid_state", "state_problems"]
+__all__ = ["cards_in_place", "is_valid_state", "state_problems"]
+
+
+def cards_in_place(state: GameState) -> bool:
+    """True when no card of the game is in two places, and every money card is one of the
+    configuration's.
+
+    No seat's hand, table and spent share a money card, and none holds a value the
+    configuration's money does not have; no status card but prestige occurs twice in the
+    deck, the auction, the seats' cards, the cards out of the game and the ending card
+    together. Every reachable state satisfies it (:func:`state_problems` checks this and
+    much more); the CrossHair contracts of the rules take it as a precondition: it is
+    what the transitions rely on (docs/verification.md).
+
+    >>> from high_society import new_game
+    >>> cards_in_place(new_game(3))
+    True
+    """
+    money = frozenset(state.config.money)
+    for p in state.players:
+        if not (p.hand | p.table | p.spent <= money):
+            return False
+        if p.hand & p.table or p.hand & p.spent or p.table & p.spent:
+            return False
+    placed = [*state.deck, *state.removed, *(c for p in state.players for c in p.status_cards)]
+    placed += [c for c in (state.auction, state.ending_card) if c is not None]
+    once = [c for c in placed if c is not StatusCard.PRESTIGE]
+    return len(once) == len(set(once))
 
 
 def is_valid_state(state: GameState) -> bool:
@@ -141,6 +169,9 @@ def _phase_problems(state: GameState) -> list[str]:
             problems.append("a seat is marked as passed outside an auction")
     else:
         problems += _auction_problems(state)
+    if problems:
+        return problems
+    problems += _history_problems(state)
     for seat, p in enumerate(players):
         pending = StatusCard.FAUX_PAS in p.status_cards
         owns_luxury = any(c.is_luxury for c in p.status_cards)
@@ -171,4 +202,91 @@ def _auction_problems(state: GameState) -> list[str]:
         problems.append("two face-up totals are equal, but every bid must beat the highest")
     if bids and players[state.turn].bid == max(bids):
         problems.append("the seat to act already holds the highest bid")
+    return problems
+
+
+def _bidding_starters(state: GameState) -> list[int]:
+    """The seats that could have started the running auction, given the bids on the table
+    (empty when no order of bids and passes leads to them); see :func:`_could_start`.
+
+    Seats act in turn from the starter (R5, R6). So, walking from the seat to act: first
+    the seats that have not acted yet in this auction (not passed, nothing face up), then
+    seats that all acted, whose face-up totals rise in the order of their last bids.
+    """
+    players = state.players
+    n = len(players)
+    order = [(state.turn + i) % n for i in range(n)]
+    waiting = 0
+    while waiting < n and not players[order[waiting]].passed and not players[order[waiting]].table:
+        waiting += 1
+    acted = order[waiting:]
+    if any(not players[i].passed and not players[i].table for i in acted):
+        return []
+    totals = [players[i].bid for i in acted if not players[i].passed]
+    if any(a >= b for a, b in itertools.pairwise(totals)):
+        return []
+    if waiting == n:
+        return [state.turn]
+    if waiting:
+        return [order[waiting]]  # the first lap is still going: it began there
+    return [s for s in range(n) if _could_start(state, s)]
+
+
+def _could_start(state: GameState, starter: int) -> bool:
+    """Whether the auction, where every seat has acted, could have begun at ``starter``.
+
+    The seats still in, from the seat to act, made their last bids in that order. If the
+    first of them after the starter is not the seat to act, the seats from it on bid
+    before the seat to act did, and bid again after it: each first bid a part of their
+    face-up cards, rising, and all below the first bid of the seat to act.
+    """
+    players = state.players
+    n = len(players)
+    active = [(state.turn + i) % n for i in range(n) if not players[(state.turn + i) % n].passed]
+    first = next(i for i in ((starter + d) % n for d in range(n)) if not players[i].passed)
+    position = active.index(first)
+    if position == 0:
+        return True
+    last = 0
+    for seat in active[position:]:
+        table = players[seat].table
+        sums = {0}
+        for card in table:
+            sums |= {x + card for x in sums}
+        above = [x for x in sums if last < x < sum(table)]
+        if not above:
+            return False
+        last = min(above)
+    return last < players[active[0]].bid
+
+
+def _history_problems(state: GameState) -> list[str]:
+    """What the cards taken and spent so far say about who could start this round."""
+    problems = []
+    players = state.players
+    config = state.config
+    completed = len(config.deck) - len(state.deck) - (state.auction is not None)
+    completed -= state.ending_card is not None
+
+    def could_have_taken_last(seat: int) -> bool:
+        # The starter of a round took the last card auctioned; seat 0 starts the game (R3).
+        if not completed:
+            return seat == 0
+        return bool(players[seat].status_cards or state.removed)
+
+    if state.phase is Phase.AUCTION:
+        starters = _bidding_starters(state)
+        if not starters:
+            problems.append("no order of bids and passes from the round's start leads here")
+        elif not any(could_have_taken_last(s) for s in starters):
+            problems.append("the round was started by a seat that took no card last (R3, R6)")
+    elif not could_have_taken_last(state.turn):
+        problems.append(f"seat {state.turn} cannot start this round: it took no card last")
+    disgrace_takers = {
+        i for i, p in enumerate(players) if any(c.is_disgrace for c in p.status_cards)
+    }
+    for i, p in enumerate(players):
+        won = any(c.is_luxury or c is StatusCard.PRESTIGE for c in p.status_cards)
+        if p.spent and not (won or state.removed or disgrace_takers - {i}):
+            problems.append(f"seat {i} spent money but won no auction and lost no disgrace one")
     return problems

@@ -31,7 +31,7 @@ an illegal action, the engine's :class:`~high_society.Reason`).
 
 # The implementation lives in internal modules, one job each: _records (the record, its
 # text, replay, validation, the writer), _files (reading and safe writing), _schemas.
-from high_society import _records
+import high_society._records as records_impl
 from high_society._files import read_record, validate_file, write_record
 from high_society._records import (
     GameRecord,
@@ -49,13 +49,13 @@ from high_society._schemas import action_schema, record_schema
 # The constants are named again here, so that the docs show what each one means.
 
 #: The value of the ``format`` key: ``"high-society"``.
-FORMAT = _records.FORMAT
+FORMAT = records_impl.FORMAT
 #: The format version this library reads and writes: ``1``.
-VERSION = _records.VERSION
+VERSION = records_impl.VERSION
 #: The largest record read, in bytes (8 MiB); a finished game takes a few kilobytes.
-MAX_RECORD_BYTES = _records.MAX_RECORD_BYTES
+MAX_RECORD_BYTES = records_impl.MAX_RECORD_BYTES
 #: The longest player's name, in characters (64).
-MAX_NAME_LENGTH = _records.MAX_NAME_LENGTH
+MAX_NAME_LENGTH = records_impl.MAX_NAME_LENGTH
 
 __all__ = [
     "FORMAT",

@@ -13,9 +13,10 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Final, assert_never, overload
 
+from high_society._bidtable import TABLES, BidTable, bid_table
+from high_society._fast import game_state, player_state, set_highest_bid, with_card
 from high_society._text import short_repr
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
-from high_society.bidtable import _TABLES, BidTable, bid_table
 from high_society.cards import (
     LUXURY,
     MAX_PLAYERS,
@@ -25,15 +26,9 @@ from high_society.cards import (
     StatusCard,
     sort_cards,
 )
-from high_society.errors import IllegalActionError, InvalidConfigError, Reason
-from high_society.state import (
-    GameState,
-    Phase,
-    PlayerState,
-    _game_state,
-    _player_state,
-    _set_highest_bid,
-)
+from high_society.errors import IllegalActionError, InvalidConfigError, OutOfRangeError, Reason
+from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
+from high_society.state import GameState, Phase, PlayerState
 
 __all__ = [
     "CHANCE",
@@ -71,10 +66,8 @@ class Chance(enum.Enum):
 CHANCE: Final = Chance.CHANCE
 
 
-def new_game(players: int, config: GameConfig | None = None) -> GameState:
+def new_game(players: int, config: GameConfig = STANDARD) -> GameState:
     """The state before the first reveal: every seat holds all its money, seat 0 starts (R3).
-
-    ``config`` is the standard game (:data:`~high_society.STANDARD`) when not given.
 
     >>> state = new_game(4)
     >>> state.num_players, sorted(state.players[0].hand) == list(STANDARD.money)
@@ -84,16 +77,14 @@ def new_game(players: int, config: GameConfig | None = None) -> GameState:
 
     Raises:
         InvalidConfigError: ``players`` is not an int from 3 to 5 (R3), or ``config`` is
-            not a :class:`~high_society.GameConfig`.
+            not a :class:`~high_society.GameConfig` (``None`` included).
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
             f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players,"
             f" not {short_repr(players)} (R3)"
         )
-    if config is None:
-        config = STANDARD
-    elif not isinstance(config, GameConfig):
+    if not isinstance(config, GameConfig):
         raise InvalidConfigError(f"config must be a GameConfig, not {short_repr(config)}")
     seat = PlayerState(hand=frozenset(config.money))
     return GameState(config=config, players=(seat,) * players, deck=config.deck)
@@ -158,6 +149,8 @@ class LegalActions(Sequence[Action]):
     auction ``Pass`` first, then the bids by the total they add, lowest first (ties by
     their cards in ascending order); in a discard the luxury cards lowest first; for a
     reveal, the distinct cards of the deck in canonical order. Empty once the game is over.
+    An index past either end raises :class:`~high_society.OutOfRangeError` (an
+    :class:`IndexError`, as a sequence should).
 
     ``action in legal`` agrees with :func:`is_legal` for any object.
 
@@ -187,11 +180,11 @@ class LegalActions(Sequence[Action]):
             players = state.players
             player = players[seat]
             try:
-                table = _TABLES[player.hand]
+                table = TABLES[player.hand]
             except KeyError:
                 table = bid_table(player.hand)
             self._table: BidTable | None = table
-            highest = state._highest
+            highest = state.highest_bid
             #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).
             self.min_total: int | None = highest + 1
             above = highest - sum(player.table)
@@ -244,11 +237,7 @@ class LegalActions(Sequence[Action]):
             return (fixed if fixed is not None else self._fixed_actions())[index]
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._size))]
-        size = self._size
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("legal action index out of range")
+        index = _in_range(index, self._size, "legal action")
         if index < nfixed:
             return self._fixed_actions()[index]
         assert self._table is not None
@@ -256,6 +245,63 @@ class LegalActions(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._fixed_actions()
+        yield from self.bids()
+
+    def __contains__(self, action: object) -> bool:
+        return _check(self._state, action) is None
+
+    def bids(self) -> Sequence[Bid]:
+        """The bids alone (no ``Pass``), in the same order: a lazy view like this one,
+        empty outside an auction."""
+        return _Bids(self._state, self._seat, self._table, self._start)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions: {len(self)} actions>"
+
+
+def _in_range(index: int, size: int, what: str) -> int:
+    """``index`` of a sequence of ``size``, negative ones counted from the end.
+
+    Raises:
+        OutOfRangeError: the index is past either end.
+    """
+    if index < 0:
+        index += size
+    if not 0 <= index < size:
+        raise OutOfRangeError(f"{what} index out of range")
+    return index
+
+
+class _Bids(Sequence[Bid]):
+    """The bids of a :class:`LegalActions`, read from its bid table without building them
+    (see ``bids()``): the entries of ``table`` from ``start`` on."""
+
+    __slots__ = ("_seat", "_size", "_start", "_state", "_table")
+
+    def __init__(self, state: GameState, seat: int, table: BidTable | None, start: int) -> None:
+        self._state = state
+        self._seat = seat
+        self._table = table
+        self._start = start
+        self._size = len(table.totals) - start if table is not None else 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, index: int) -> Bid: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Bid]: ...
+
+    def __getitem__(self, index: int | slice) -> Bid | Sequence[Bid]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._size))]
+        index = _in_range(index, self._size, "bid")
+        assert self._table is not None  # else the size is 0
+        return Bid(self._seat, self._table.cards_at(self._start + index))
+
+    def __iter__(self) -> Iterator[Bid]:
         table = self._table
         if table is not None:
             seat = self._seat
@@ -263,53 +309,10 @@ class LegalActions(Sequence[Action]):
                 yield Bid(seat, table.cards_at(i))
 
     def __contains__(self, action: object) -> bool:
-        return _check(self._state, action) is None
-
-    def bids(self) -> Sequence[Action]:
-        """The bids alone (no ``Pass``), in the same order: a lazy view like this one."""
-        return _Bids(self) if self._table is not None else []
+        return type(action) is Bid and _check(self._state, action) is None
 
     def __repr__(self) -> str:
-        return f"<LegalActions: {len(self)} actions>"
-
-
-class _Bids(Sequence[Action]):
-    """The bids of a :class:`LegalActions`, without building them (see ``bids()``)."""
-
-    __slots__ = ("_legal",)
-
-    def __init__(self, legal: LegalActions) -> None:
-        self._legal = legal
-
-    def __len__(self) -> int:
-        return len(self._legal) - 1
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("bid index out of range")
-        return self._legal[index + 1]
-
-    def __iter__(self) -> Iterator[Action]:
-        legal = iter(self._legal)
-        next(legal)  # Pass
-        return legal
-
-    def __contains__(self, action: object) -> bool:
-        return type(action) is Bid and action in self._legal
-
-    def __repr__(self) -> str:
-        return f"<bids: {len(self)} actions>"
+        return f"<bids: {self._size} actions>"
 
 
 def legal_actions(state: GameState) -> LegalActions:
@@ -396,7 +399,7 @@ def _check(state: GameState, action: object) -> _Problem | None:
                     if (
                         cards <= player.hand
                         and cards <= _money_set(state.config)
-                        and sum(player.table) + sum(cards) > state._highest
+                        and sum(player.table) + sum(cards) > state.highest_bid
                     ):
                         return None
     elif type(action) is Pass:
@@ -575,6 +578,7 @@ def _check_bid(state: GameState, action: Bid) -> _Problem | None:
 
     pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
     pre: 0 <= action.seat < len(state.players)
+    pre: cards_in_place(state)
     post: (__return__ is None) == (action.cards <= state.players[action.seat].hand and action.cards.isdisjoint(state.players[action.seat].table) and sum(state.players[action.seat].table) + sum(action.cards) > state.highest_bid)
     """  # noqa: E501 (a PEP 316 condition is one line)
     seat = action.seat
@@ -632,6 +636,7 @@ def _reveal(state: GameState, card: StatusCard) -> GameState:
     pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
     pre: state.phase is Phase.REVEAL and card in state.deck
     pre: state.deck == sort_cards(state.deck)
+    pre: cards_in_place(state)
     post: sort_cards((*__return__.deck, card)) == state.deck
     post: __return__.players == state.players and __return__.removed == state.removed
     post: (__return__.phase is Phase.OVER) == (card.is_dark_green and not any(c.is_dark_green for c in __return__.deck))
@@ -642,13 +647,27 @@ def _reveal(state: GameState, card: StatusCard) -> GameState:
     deck = deck[:i] + deck[i + 1 :]
     if (card is _PRESTIGE or card is _SCANDALE) and _PRESTIGE not in deck and _SCANDALE not in deck:
         # R9: the last dark-green card ends the game at once and goes to nobody.
-        return _game_state(
-            state.config, state.players, deck, _OVER, state.turn, None, state.removed, card
+        return game_state(
+            config=state.config,
+            players=state.players,
+            deck=deck,
+            phase=_OVER,
+            turn=state.turn,
+            auction=None,
+            removed=state.removed,
+            ending_card=card,
         )
-    new = _game_state(
-        state.config, state.players, deck, _AUCTION, state.turn, card, state.removed, None
+    new = game_state(
+        config=state.config,
+        players=state.players,
+        deck=deck,
+        phase=_AUCTION,
+        turn=state.turn,
+        auction=card,
+        removed=state.removed,
+        ending_card=None,
     )
-    _set_highest_bid(new, state._highest)  # the same tables
+    set_highest_bid(new, state.highest_bid)  # the same tables
     return new
 
 
@@ -662,6 +681,7 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     pre: cards and cards <= state.players[seat].hand
     pre: state.players[seat].hand.isdisjoint(state.players[seat].table)
     pre: sum(state.players[seat].table) + sum(cards) > state.highest_bid
+    pre: cards_in_place(state)
     post: __return__.highest_bid > state.highest_bid
     post: __return__.players[seat].table == state.players[seat].table | cards
     post: __return__.players[seat].hand.isdisjoint(__return__.players[seat].table)
@@ -672,7 +692,9 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     players = state.players
     p = players[seat]
     table = p.table | cards
-    bidder = _player_state(p.hand - cards, table, p.spent, False, p.status_cards)
+    bidder = player_state(
+        hand=p.hand - cards, table=table, spent=p.spent, passed=False, status_cards=p.status_cards
+    )
     seats = list(players)
     seats[seat] = bidder
     players = tuple(seats)
@@ -680,11 +702,18 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     nxt = (seat + 1) % n
     while players[nxt].passed:  # only a normal auction has passed players (R6)
         nxt = (nxt + 1) % n
-    new = _game_state(
-        state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed, None
+    new = game_state(
+        config=state.config,
+        players=players,
+        deck=state.deck,
+        phase=_AUCTION,
+        turn=nxt,
+        auction=state.auction,
+        removed=state.removed,
+        ending_card=None,
     )
     # Only the bidder's total changed, and it only grew.
-    _set_highest_bid(new, max(state._highest, sum(table)))
+    set_highest_bid(new, max(state.highest_bid, sum(table)))
     return new
 
 
@@ -695,6 +724,7 @@ def _pass(state: GameState, seat: int) -> GameState:
     pre: state.phase is Phase.AUCTION and 0 <= seat < len(state.players) and seat == state.turn
     pre: state.auction is not None and not state.players[seat].passed
     pre: sum(not p.passed for p in state.players) >= 2
+    pre: cards_in_place(state)
     post: all(p.hand | p.table | p.spent == q.hand | q.table | q.spent for p, q in zip(state.players, __return__.players))
     post: all(p.spent <= q.spent for p, q in zip(state.players, __return__.players))
     post: sort_cards([c for p in __return__.players for c in p.status_cards] + [*__return__.removed]) == sort_cards([c for p in state.players for c in p.status_cards] + [*state.removed, state.auction])  or __return__.phase is Phase.AUCTION
@@ -708,7 +738,9 @@ def _pass(state: GameState, seat: int) -> GameState:
         return _end_disgrace_auction(state, seat, card)
     p = state.players[seat]
     hand = p.hand | p.table if p.table else p.hand
-    passer = _player_state(hand, _NOTHING, p.spent, True, p.status_cards)
+    passer = player_state(
+        hand=hand, table=_NOTHING, spent=p.spent, passed=True, status_cards=p.status_cards
+    )
     seats = list(state.players)
     seats[seat] = passer
     players = tuple(seats)
@@ -721,27 +753,20 @@ def _pass(state: GameState, seat: int) -> GameState:
         after = (after + 1) % n
     if after == nxt:  # R6: the last player in takes the card
         return _end_normal_auction(state, players, nxt, card)
-    new = _game_state(
-        state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed, None
+    new = game_state(
+        config=state.config,
+        players=players,
+        deck=state.deck,
+        phase=_AUCTION,
+        turn=nxt,
+        auction=state.auction,
+        removed=state.removed,
+        ending_card=None,
     )
-    highest = state._highest
+    highest = state.highest_bid
     if not p.table or sum(p.table) < highest:  # the passer did not hold the highest bid
-        _set_highest_bid(new, highest)
+        set_highest_bid(new, highest)
     return new
-
-
-#: Canonical rank of each card by its value: a dict keyed by the value string, because
-#: hashing an Enum member is a Python-level call (``Enum.__hash__``).
-_RANK = {card._value_: rank for rank, card in enumerate(StatusCard)}
-
-
-def _with_card(cards: tuple[StatusCard, ...], card: StatusCard) -> tuple[StatusCard, ...]:
-    """``sort_cards((*cards, card))`` for ``cards`` already in canonical order."""
-    rank = _RANK[card._value_]
-    for i, c in enumerate(cards):
-        if _RANK[c._value_] > rank:
-            return (*cards[:i], card, *cards[i:])
-    return (*cards, card)
 
 
 def _end_normal_auction(
@@ -754,7 +779,15 @@ def _end_normal_auction(
     for i, p in enumerate(players):
         if i != winner:
             face_up = face_up or bool(p.table)
-            new_players.append(_player_state(p.hand, p.table, p.spent, False, p.status_cards))
+            new_players.append(
+                player_state(
+                    hand=p.hand,
+                    table=p.table,
+                    spent=p.spent,
+                    passed=False,
+                    status_cards=p.status_cards,
+                )
+            )
             continue
         owned = p.status_cards
         if _FAUX_PAS in owned and card in _LUXURY:
@@ -762,13 +795,28 @@ def _end_normal_auction(
             owned = tuple(c for c in owned if c is not _FAUX_PAS)
             removed = sort_cards((*removed, _FAUX_PAS, card))
         else:
-            owned = _with_card(owned, card)
-        new_players.append(_player_state(p.hand, _NOTHING, p.spent | p.table, False, owned))
-    new = _game_state(
-        state.config, tuple(new_players), state.deck, _REVEAL, winner, None, removed, None
+            owned = with_card(owned, card)
+        new_players.append(
+            player_state(
+                hand=p.hand,
+                table=_NOTHING,
+                spent=p.spent | p.table,
+                passed=False,
+                status_cards=owned,
+            )
+        )
+    new = game_state(
+        config=state.config,
+        players=tuple(new_players),
+        deck=state.deck,
+        phase=_REVEAL,
+        turn=winner,
+        auction=None,
+        removed=removed,
+        ending_card=None,
     )
     if not face_up:  # always so: the others passed and took their cards back
-        _set_highest_bid(new, 0)
+        set_highest_bid(new, 0)
     return new
 
 
@@ -777,21 +825,42 @@ def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> Ga
     new_players = []
     for i, p in enumerate(state.players):
         if i == passer:
-            owned = _with_card(p.status_cards, card)
-            new_players.append(_player_state(p.hand | p.table, _NOTHING, p.spent, False, owned))
+            owned = with_card(p.status_cards, card)
+            new_players.append(
+                player_state(
+                    hand=p.hand | p.table,
+                    table=_NOTHING,
+                    spent=p.spent,
+                    passed=False,
+                    status_cards=owned,
+                )
+            )
         elif p.table or p.passed:
             new_players.append(
-                _player_state(p.hand, _NOTHING, p.spent | p.table, False, p.status_cards)
+                player_state(
+                    hand=p.hand,
+                    table=_NOTHING,
+                    spent=p.spent | p.table,
+                    passed=False,
+                    status_cards=p.status_cards,
+                )
             )
         else:  # nothing face up, not passed: the seat is unchanged
             new_players.append(p)
     # R8: with luxury cards to lose, the discard is the player's own next action.
     taker = new_players[passer]
     phase = _DISCARD if card is _FAUX_PAS and taker.luxury_cards else _REVEAL
-    new = _game_state(
-        state.config, tuple(new_players), state.deck, phase, passer, None, state.removed, None
+    new = game_state(
+        config=state.config,
+        players=tuple(new_players),
+        deck=state.deck,
+        phase=phase,
+        turn=passer,
+        auction=None,
+        removed=state.removed,
+        ending_card=None,
     )
-    _set_highest_bid(new, 0)  # every seat's face-up cards are gone
+    set_highest_bid(new, 0)  # every seat's face-up cards are gone
     return new
 
 
@@ -802,21 +871,26 @@ def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
     pre: state.phase is Phase.DISCARD and 0 <= seat < len(state.players) and seat == state.turn
     pre: card.is_luxury and card in state.players[seat].status_cards
     pre: StatusCard.FAUX_PAS in state.players[seat].status_cards
+    pre: cards_in_place(state)
     post: sort_cards([c for p in __return__.players for c in p.status_cards] + [*__return__.removed]) == sort_cards([c for p in state.players for c in p.status_cards] + [*state.removed])
     post: card not in __return__.players[seat].status_cards and StatusCard.FAUX_PAS not in __return__.players[seat].status_cards
     post: __return__.phase is Phase.REVEAL and __return__.turn == seat
     """  # noqa: E501 (a PEP 316 condition is one line)
     players = state.players
     p = players[seat]
-    owned = tuple(c for c in p.status_cards if c is not card and c is not _FAUX_PAS)
-    player = _player_state(p.hand, p.table, p.spent, p.passed, owned)
-    return _game_state(
-        state.config,
-        (*players[:seat], player, *players[seat + 1 :]),
-        state.deck,
-        _REVEAL,
-        seat,
-        None,
-        sort_cards((*state.removed, _FAUX_PAS, card)),
-        None,
+    owned = list(p.status_cards)
+    owned.remove(card)  # one of each, whatever else the seat holds
+    owned.remove(_FAUX_PAS)
+    player = player_state(
+        hand=p.hand, table=p.table, spent=p.spent, passed=p.passed, status_cards=tuple(owned)
+    )
+    return game_state(
+        config=state.config,
+        players=(*players[:seat], player, *players[seat + 1 :]),
+        deck=state.deck,
+        phase=_REVEAL,
+        turn=seat,
+        auction=None,
+        removed=sort_cards((*state.removed, _FAUX_PAS, card)),
+        ending_card=None,
     )

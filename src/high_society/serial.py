@@ -25,7 +25,7 @@ Pass(seat=2)
 # _fields (typed fields of parsed JSON), _convert (actions, states and results).
 from typing import TypeAlias
 
-from high_society import _json
+import high_society._json as json_impl
 from high_society._convert import (
     action_from_json,
     action_to_json,
@@ -38,24 +38,24 @@ from high_society._json import parse_json
 
 # The types and limits are named again here, so that the docs show what each one means.
 
-JSON: TypeAlias = _json.JSON
+JSON: TypeAlias = json_impl.JSON
 """A plain JSON value, as :func:`json.loads` returns it."""
-JSONObject: TypeAlias = _json.JSONObject
+JSONObject: TypeAlias = json_impl.JSONObject
 """A JSON object."""
 
 #: The largest JSON text read, in bytes of UTF-8 (8 MiB); checked before parsing.
-MAX_JSON_BYTES = _json.MAX_JSON_BYTES
+MAX_JSON_BYTES = json_impl.MAX_JSON_BYTES
 #: The deepest nesting of lists and objects read (64; a record itself needs 4 levels).
-MAX_JSON_DEPTH = _json.MAX_JSON_DEPTH
+MAX_JSON_DEPTH = json_impl.MAX_JSON_DEPTH
 #: The most lists, objects and separators (``,``) a JSON text may hold (100,000), counted
 #: before parsing; those inside strings count too. It bounds the number of values a parse
 #: makes, so its memory: a finished game holds a few thousand.
-MAX_JSON_VALUES = _json.MAX_JSON_VALUES
+MAX_JSON_VALUES = json_impl.MAX_JSON_VALUES
 #: The smallest integer read or written, ``-2**63``: integers must fit 64 bits, which every
 #: JSON reader can hold.
-MIN_JSON_INT = _json.MIN_JSON_INT
+MIN_JSON_INT = json_impl.MIN_JSON_INT
 #: The largest integer read or written, ``2**63 - 1``.
-MAX_JSON_INT = _json.MAX_JSON_INT
+MAX_JSON_INT = json_impl.MAX_JSON_INT
 
 __all__ = [
     "JSON",

@@ -5,21 +5,10 @@ import json
 import sys
 from typing import TextIO
 
-from high_society.cli._options import add_players_option
+from high_society.cli._options import add_games_option, add_jobs_option, add_players_option
 from high_society.simulate import POLICIES, SimulationStats, simulate
 
 __all__ = ["format_stats", "register", "run"]
-
-
-def _count(text: str) -> int:
-    """A whole number >= 1, for argparse (which turns the ValueError into exit code 2)."""
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
-_count.__name__ = "count"  # argparse names the type in its message: "invalid count value"
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -33,7 +22,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "The statistics depend only on the arguments; the timing does not.",
     )
     add_players_option(parser, "players per game (3 to 5, default 4)")
-    parser.add_argument("--games", type=_count, default=1000, help="number of games (default 1000)")
+    add_games_option(parser, 1000)
     parser.add_argument("--seed", type=int, default=1, help="seed for bots and deck (default 1)")
     parser.add_argument(
         "--policy",
@@ -41,6 +30,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         default="uniform",
         help="uniformly random bots or the heuristic bot (default uniform)",
     )
+    add_jobs_option(parser)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.set_defaults(handler=run)
 
@@ -48,7 +38,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the simulation that ``args`` describe and print the report."""
     stream = out if out is not None else sys.stdout
-    stats = simulate(args.players, args.games, args.seed, args.policy)
+    stats = simulate(args.players, args.games, args.seed, args.policy, jobs=args.jobs)
     if args.json:
         print(json.dumps(stats.as_dict(), indent=2), file=stream)
     else:

@@ -237,7 +237,7 @@ _SMALL_CONFIGS = (
         money=(1, 2, 4),
         deck=sort_cards([StatusCard.LUXURY_2, StatusCard.FAUX_PAS, StatusCard.PRESTIGE]),
     ),
-    GameConfig(money=tuple(range(51, 63))),  # the largest config allowed
+    GameConfig(money=tuple(range(989, 1001))),  # the largest config allowed
 )
 
 
@@ -560,8 +560,8 @@ def _sorted_tuple(values: list[int]) -> tuple[int, ...]:
     return tuple(sorted(values))
 
 
-_IN_BOUNDS_MONEY = st.lists(st.integers(1, 62), min_size=1, max_size=12, unique=True)
-_NEAR_MONEY = st.lists(st.integers(-1, 64), min_size=1, max_size=13, unique=True)
+_IN_BOUNDS_MONEY = st.lists(st.integers(1, 1000), min_size=1, max_size=12, unique=True)
+_NEAR_MONEY = st.lists(st.integers(-1, 1002), min_size=1, max_size=13, unique=True)
 _ANY_MONEY = st.lists(any_int, max_size=14)
 _IN_BOUNDS_DECK = st.tuples(
     st.sets(st.sampled_from([c for c in StatusCard if c is not StatusCard.PRESTIGE])),

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+import high_society._bidtable as bidtable
 from benchmarks.hostile_memory import SHAPES
 from high_society import (
     Bid,
@@ -207,11 +208,11 @@ def test_writing_to_a_path_holding_nul_reports_unwritable(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("money", "match"),
     [
-        ((1, 10**9), "from 1 to 62"),
+        ((1, 10**9), "from 1 to 1000"),
         (tuple(range(1, 31)), "at most 12"),
-        ((1, 10**30), "from 1 to 62"),
-        ((1, HUGE), "from 1 to 62"),
-        ((1, MAX_MONEY_VALUE + 1), "from 1 to 62"),
+        ((1, 10**30), "from 1 to 1000"),
+        ((1, HUGE), "from 1 to 1000"),
+        ((1, MAX_MONEY_VALUE + 1), "from 1 to 1000"),
         (tuple(range(1, MAX_MONEY_CARDS + 2)), "at most 12"),
     ],
 )
@@ -236,7 +237,7 @@ def test_decks_beyond_the_standard_one_are_refused(
 
 
 def test_the_largest_config_keeps_every_legal_action_list_small() -> None:
-    config = GameConfig(money=tuple(range(MAX_MONEY_VALUE - MAX_MONEY_CARDS + 1, 63)))
+    config = GameConfig(money=tuple(range(MAX_MONEY_VALUE - MAX_MONEY_CARDS + 1, 1001)))
     state = apply(new_game(5, config), Reveal(StatusCard.LUXURY_1))
     tracemalloc.start()
     try:
@@ -248,7 +249,19 @@ def test_the_largest_config_keeps_every_legal_action_list_small() -> None:
         tracemalloc.stop()
     assert count == 2**MAX_MONEY_CARDS  # Pass and every non-empty subset
     assert last == Bid(0, frozenset(config.money))
-    assert peak < 4 * 1024 * 1024  # the bid table is built here: about 80 KiB kept
+    assert peak < 4 * 1024 * 1024  # the bid table is built here: about 0.8 MiB kept
+
+
+def test_the_cache_of_bid_tables_keeps_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Hands from outside can be many and large: the cache is cleared before it holds more
+    # than its budget (64 MiB; 1 MiB here, so that three of the largest tables exceed it).
+    monkeypatch.setattr(bidtable, "_TABLES_BUDGET", 1024 * 1024)
+    bidtable.TABLES.clear()
+    hands = [frozenset(range(start, start + MAX_MONEY_CARDS)) for start in (980, 985, 989)]
+    for hand in hands:
+        assert bidtable.bid_table(hand).cards == tuple(sorted(hand))
+    assert list(bidtable.TABLES) == [hands[-1]]  # each one cleared the one before
+    bidtable.TABLES.clear()
 
 
 def test_state_from_json_refuses_a_config_beyond_the_bounds() -> None:
@@ -263,7 +276,7 @@ def test_state_from_json_refuses_a_config_beyond_the_bounds() -> None:
     with pytest.raises(RecordError) as caught:
         state_from_json(data)
     assert (caught.value.code, caught.value.path) == (RecordCode.BAD_STATE, "$.config")
-    assert "62" in caught.value.message
+    assert "1000" in caught.value.message
 
 
 def test_state_from_json_refuses_a_player_count_before_reading_the_players() -> None:

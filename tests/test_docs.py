@@ -197,6 +197,7 @@ _ENTRY = re.compile(
 #: Modules whose own names users import (besides the package's ``__all__``).
 MODULES_USERS_IMPORT = (
     "high_society.actions",
+    "high_society.batch",
     "high_society.bots",
     "high_society.cards",
     "high_society.cli",

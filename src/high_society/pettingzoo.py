@@ -29,7 +29,7 @@ than the game).
 
 import operator
 from collections.abc import Callable, Iterator
-from typing import Any, Final, TypedDict, cast
+from typing import Any, Final, SupportsIndex, TypedDict, cast
 
 import gymnasium
 import numpy as np
@@ -42,7 +42,7 @@ from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD
 from high_society.encoding import action_from_id, legal_action_mask, num_actions
-from high_society.errors import IllegalActionError, InvalidConfigError
+from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
 from high_society.host import Dealer
 from high_society.observation import ObservationWriter, observation_size, returns
 from high_society.rules import apply, new_game, to_act
@@ -150,11 +150,11 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         self.infos: dict[str, dict[str, object]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[0]
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         """The space of ``agent``'s observations."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         """The space of ``agent``'s actions: the action ids."""
         return self.action_spaces[agent]
 
@@ -213,7 +213,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         """The global state: the observation tensor of seat 0."""
         return self._tensor(0)
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: SupportsIndex | None) -> None:
         """The selected agent plays action id ``action`` (``None`` once it is done).
 
         Raises:
@@ -227,11 +227,10 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is not int:
-            try:  # numpy integers, as the action space samples them
-                action = operator.index(action)
-            except TypeError:
-                pass  # action_from_id refuses it
+        if type(action) is not int:  # numpy integers, as the action space samples them
+            if not isinstance(action, SupportsIndex):
+                raise EncodingError(f"{action!r} is not an action id")
+            action = operator.index(action)
         self.game = state = self.play(action_from_id(self.game, action))
         self._cumulative_rewards[agent] = 0.0
         if state.is_over:
@@ -309,7 +308,7 @@ class ClassicEnv(HighSocietyEnv):
         self._has_updated = True
         super().reset(seed=seed, options=options)
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: SupportsIndex | None) -> None:
         """The selected agent plays action id ``action`` (``None`` once it is done); an
         illegal action ends the game (see the class).
 

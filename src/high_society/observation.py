@@ -37,7 +37,7 @@ from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig, S
 from high_society.errors import EncodingError, InvalidConfigError, InvalidSeatError
 from high_society.scoring import result
 from high_society.serial import JSON, JSONObject
-from high_society.state import GameState, Phase
+from high_society.state import GameState, Phase, PlayerState
 
 __all__ = [
     "GLOBAL_SIZE",
@@ -383,7 +383,7 @@ class ObservationWriter:
             (its money adds up to more than 255).
     """
 
-    __slots__ = ("_blocks", "_config", "_deck", "_players", "_removed")
+    __slots__ = ("_blocks", "_config", "_deck", "_kinds", "_players", "_removed")
 
     def __init__(self, config: GameConfig = STANDARD) -> None:
         if config.total_money > 255:
@@ -391,11 +391,13 @@ class ObservationWriter:
                 f"observations of a game with {config.total_money} in money do not fit in bytes"
             )
         self._config = config
-        # Per seat: the PlayerState last seen and its block, without and with the turn flag.
+        # Per seat: the PlayerState last seen and its block, without and with the turn
+        # flag; its status cards and their counts (a bid or a pass keeps the same tuple).
         self._players: list[object] = [None] * MAX_PLAYERS
         self._blocks: list[tuple[bytes, bytes]] = [(b"", b"")] * MAX_PLAYERS
-        self._deck: tuple[tuple[StatusCard, ...] | None, bytes] = (None, b"")
-        self._removed: tuple[tuple[StatusCard, ...] | None, bytes] = (None, b"")
+        self._kinds: list[tuple[object, bytes]] = [(None, b"")] * MAX_PLAYERS
+        self._deck: tuple[object, bytes] = (None, b"")
+        self._removed: tuple[object, bytes] = (None, b"")
 
     def values(self, state: GameState, seat: int) -> bytes:
         """``observation_tensor(state, seat)``, one byte per value.
@@ -404,7 +406,10 @@ class ObservationWriter:
             InvalidSeatError: ``seat`` is not a seat of this game.
             EncodingError: ``state`` is a game of another config.
         """
-        _seat(state, seat)
+        players = state.players
+        n = len(players)
+        if type(seat) is not int or not 0 <= seat < n:
+            _seat(state, seat)  # raises
         config = state.config
         if config is not self._config and config != self._config:
             raise EncodingError("this writer was made for another game config")
@@ -423,20 +428,22 @@ class ObservationWriter:
             _BYTE[state.highest_bid],
         ]
         seen, blocks = self._players, self._blocks
-        money = config.money
-        players = state.players
         for who, p in enumerate(players):
             if p is not seen[who]:
-                front = _bits(money, p.hand) + _bits(money, p.table) + _BYTE[p.passed]
-                kinds = _kind_counts(p.status_cards)
-                blocks[who] = (front + b"\0" + kinds, front + b"\1" + kinds)
-                seen[who] = p
+                self._remake(who, p, config.money)
         turn = state.turn
-        n = len(players)
-        for k in range(n):
-            who = (seat + k) % n
+        for who in _ORDERS[n][seat]:
             parts.append(blocks[who][turn == who])
         return b"".join(parts)
+
+    def _remake(self, who: int, p: PlayerState, money: tuple[int, ...]) -> None:
+        status, kinds = self._kinds[who]
+        if p.status_cards is not status:
+            kinds = _kind_counts(p.status_cards)
+            self._kinds[who] = (p.status_cards, kinds)
+        front = _bits(money, p.hand) + _bits(money, p.table) + _BYTE[p.passed]
+        self._blocks[who] = (front + b"\0" + kinds, front + b"\1" + kinds)
+        self._players[who] = p
 
 
 def _kind_counts(cards: tuple[StatusCard, ...]) -> bytes:
@@ -447,6 +454,11 @@ def _kind_counts(cards: tuple[StatusCard, ...]) -> bytes:
 
 
 _BYTE = tuple(bytes((i,)) for i in range(256))
+#: The seats in an observation's order, by player count and observer.
+_ORDERS = {
+    n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
+    for n in range(1, MAX_PLAYERS + 1)
+}
 _PHASE_BYTES = {
     phase._value_: bytes(i == _PHASE[phase] for i in range(len(Phase))) for phase in Phase
 }

@@ -15,7 +15,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from high_society import IllegalActionError, Phase, StatusCard, apply, legal_actions
 from high_society.bots import RandomBot
-from high_society.encoding import action_id, legal_action_ids, num_actions
+from high_society.encoding import action_id, legal_action_ids, legal_action_mask, num_actions
 from high_society.errors import InvalidConfigError
 from high_society.observation import observation_size, observation_tensor, returns
 from high_society.pettingzoo import ENV_NAME, ClassicEnv, HighSocietyEnv, SoloEnv, env, raw_env
@@ -87,6 +87,23 @@ def test_every_step_agrees_with_the_library() -> None:
     assert environment.game.is_over
     assert environment.agents == []
     assert steps > 10
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_mask_is_the_encodings_own_across_many_games(players: int) -> None:
+    # The environment keeps auction masks for states that share a key: over many games
+    # (the kept masks found again and again), each one is still legal_action_mask's.
+    environment = raw_env(players)
+    rng = np.random.default_rng(players)
+    fresh = bytearray(num_actions())
+    for seed in range(25):
+        environment.reset(seed=seed)
+        while not environment.game.is_over:
+            game = environment.game
+            mask = environment.observe(environment.agent_selection)["action_mask"]
+            legal_action_mask(game, fresh)
+            assert mask.tobytes() == bytes(fresh)
+            environment.step(int(rng.choice(np.flatnonzero(mask))))
 
 
 def _auction_cards(seed: int) -> list[StatusCard | None]:

@@ -41,7 +41,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD
-from high_society.encoding import action_from_id, legal_action_ids, legal_action_mask, num_actions
+from high_society.encoding import action_from_id, legal_action_mask, num_actions
 from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
 from high_society.host import Dealer
 from high_society.observation import ObservationWriter, observation_size, returns
@@ -102,26 +102,36 @@ def _check(players: int, render_mode: str | None) -> None:
 
 
 def _mask(state: GameState) -> bytes:
-    """The legal-action mask of ``state``, one byte an id. The mask is a function of the
-    legal ids alone, and :func:`~high_society.encoding.legal_action_ids` hands back the
-    same tuple object for the same hand and threshold (its own cache), so masks are kept
-    by that tuple's identity: a look-up instead of writing 2,058 bytes."""
-    ids = legal_action_ids(state)
-    entry = _MASKS.get(id(ids))
-    if entry is not None and entry[0] is ids:
-        return entry[1]
+    """The legal-action mask of ``state``, one byte an id, from
+    :func:`~high_society.encoding.legal_action_mask`; in an auction, kept for the states
+    that share its key.
+
+    The key is what an auction's legal actions depend on (R5: Pass, and the bids that lift
+    the bidder's face-up total above the highest one): the bidder's hand, its face-up cards
+    and the highest bid. The key only says which states share a mask; every mask is the
+    encoding's own. A look-up replaces writing 2,058 bytes (uniform play finds about 70%).
+    """
+    if state.phase is _AUCTION:
+        player = state.players[state.turn]
+        key = (player.hand, player.table, state.highest_bid)
+        mask = _MASKS.get(key)
+        if mask is None:
+            mask = _write_mask(state)
+            if len(_MASKS) >= _MASKS_LIMIT:
+                _MASKS.clear()
+            _MASKS[key] = mask
+        return mask
+    return _write_mask(state)
+
+
+def _write_mask(state: GameState) -> bytes:
     mask = bytearray(num_actions(state.config))
     legal_action_mask(state, mask)
-    if state.phase is _AUCTION:  # a discard's ids are a new tuple each time: never found
-        if len(_MASKS) >= _MASKS_LIMIT:
-            _MASKS.clear()
-        # The entry holds the tuple, so its id cannot be reused while the entry lives.
-        _MASKS[id(ids)] = (ids, bytes(mask))
     return bytes(mask)
 
 
-#: Masks by the identity of their legal-id tuple (see ``_mask``); at most 4 MiB of masks.
-_MASKS: dict[int, tuple[tuple[int, ...], bytes]] = {}
+#: Auction masks by (hand, face-up cards, highest bid); at most 4 MiB of masks.
+_MASKS: dict[tuple[frozenset[int], frozenset[int], int], bytes] = {}
 _MASKS_LIMIT = 2048
 
 

@@ -177,6 +177,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         self.game: GameState = new_game(players, STANDARD)
         self._dealer = Dealer()
         self._writer = ObservationWriter(STANDARD)
+        self._decoded: list[dict[int, Action]] = [{} for _ in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -263,7 +264,13 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             if not isinstance(action, SupportsIndex):
                 raise EncodingError(f"{action!r} is not an action id")
             action = operator.index(action)
-        self.game = state = self.play(action_from_id(self.game, action))
+        game = self.game
+        # Decoded actions are immutable values: each (seat, id) is decoded once.
+        decoded = self._decoded[game.turn]
+        move = decoded.get(action)
+        if move is None:
+            move = decoded[action] = action_from_id(game, action)
+        self.game = state = self.play(move)
         self._cumulative_rewards[agent] = 0.0
         if state.is_over:
             for a, r in zip(self.agents, returns(state), strict=True):

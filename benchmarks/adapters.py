@@ -8,6 +8,11 @@ falls on all alike; times are CPU time of this process (waiting for a core does 
 count); the report gives each one's median games/s and its ratio to native.
 A warm-up game set first fills the per-hand tables every engine shares.
 
+Then where a PettingZoo game's time goes (CPU time, games replayed with recorded actions):
+the environment's ``last()`` (observation and mask), its ``step()``, and the agent's own
+choice from the mask (``np.flatnonzero`` and a random index), each per step and against
+native ``simulate``'s time for the same number of games.
+
 Also timed: ``legal_action_ids`` and ``legal_action_mask`` for a full hand (first bid of an
 auction, and facing a bid), against ``legal_actions`` itself.
 """
@@ -65,9 +70,9 @@ def openspiel(games: int, seed: int) -> float:
 
 
 def pettingzoo(games: int, seed: int, *, wrapped: bool = True) -> float:
-    """Seconds for ``games`` uniform games through the PettingZoo environment, wrapped as
-    the classic games are (``env()``) or raw (``raw_env``: no PettingZoo wrappers); CPU
-    seconds. The environment scores each game itself (its rewards)."""
+    """CPU seconds for ``games`` uniform games through the PettingZoo environment as the
+    classic games give theirs (``env()``: illegal actions and call order checked) or raw
+    (``raw_env``). The environment scores each game itself (its rewards)."""
     environment = pettingzoo_env(players=PLAYERS) if wrapped else raw_env(PLAYERS)
     rng = np.random.default_rng(seed)
     start = time.process_time()
@@ -81,6 +86,67 @@ def pettingzoo(games: int, seed: int, *, wrapped: bool = True) -> float:
             legal = np.flatnonzero(observation["action_mask"])
             environment.step(int(legal[rng.integers(len(legal))]))
     return time.process_time() - start
+
+
+def pettingzoo_parts(games: int, seed: int) -> None:
+    """Print where the time of uniform games through ``env()`` goes, per step, in CPU time:
+    the games are played once (recording the actions and masks), then replayed with
+    ``step()`` alone, then with ``last()`` and ``step()``; the agent's choice is timed on
+    the recorded masks. Native ``simulate`` plays as many games for scale."""
+    environment = pettingzoo_env(players=PLAYERS)
+    rng = np.random.default_rng(seed)
+    moves: list[list[int | None]] = []
+    masks: list[np.ndarray] = []
+    for game in range(games):
+        environment.reset(seed=seed + game)
+        played: list[int | None] = []
+        for _ in environment.agent_iter():
+            observation, _, termination, truncation, _ = environment.last()
+            move = None
+            if not (termination or truncation):
+                masks.append(observation["action_mask"])
+                legal = np.flatnonzero(observation["action_mask"])
+                move = int(legal[rng.integers(len(legal))])
+            played.append(move)
+            environment.step(move)
+        moves.append(played)
+    steps = sum(map(len, moves))
+
+    def replay(observe: bool) -> float:
+        start = time.process_time()
+        for game, played in enumerate(moves):
+            environment.reset(seed=seed + game)
+            for move in played:
+                if observe:
+                    environment.last()
+                environment.step(move)
+        return time.process_time() - start
+
+    def choose() -> float:
+        start = time.process_time()
+        for mask in masks:
+            legal = np.flatnonzero(mask)
+            int(legal[rng.integers(len(legal))])
+        return time.process_time() - start
+
+    runs: dict[str, list[float]] = {"native": [], "step": [], "step+last": [], "choice": []}
+    for _ in range(3):
+        runs["native"].append(native(games, seed))
+        runs["step"].append(replay(observe=False))
+        runs["step+last"].append(replay(observe=True))
+        runs["choice"].append(choose())
+    t = {name: statistics.median(values) for name, values in runs.items()}
+    parts = {
+        "env.step() (reset, reveals, scoring included)": t["step"],
+        "env.last(): observation and mask": t["step+last"] - t["step"],
+        "agent: np.flatnonzero(mask), random index": t["choice"],
+    }
+    print(f"Where a PettingZoo step goes ({games} games, {steps / games:.1f} steps a game):")
+    print(f"{'part':48} {'us/step':>8} {'x native':>9}")
+    for name, seconds in parts.items():
+        print(f"{name:48} {seconds / steps * 1e6:8.2f} {seconds / t['native']:9.2f}")
+    total = sum(parts.values())
+    print(f"{'all (native: 1.00)':48} {total / steps * 1e6:8.2f} {total / t['native']:9.2f}")
 
 
 ENGINES: dict[str, Callable[[int, int], float]] = {
@@ -129,6 +195,8 @@ def main() -> None:
     for name, values in rates.items():
         median = statistics.median(values)
         print(f"{name:22} {median:15.0f} {median / base:9.2f}")
+    print()
+    pettingzoo_parts(args.games, 2000)
     print()
     micro()
 

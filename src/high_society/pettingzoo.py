@@ -50,6 +50,10 @@ from high_society.state import GameState, Phase
 
 _REVEAL = Phase.REVEAL
 _AUCTION = Phase.AUCTION
+# dtype objects, not the scalar types: numpy skips a conversion per call.
+_INT8 = np.dtype(np.int8)
+_UINT8 = np.dtype(np.uint8)
+_FLOAT32 = np.dtype(np.float32)
 
 __all__ = [
     "ENV_NAME",
@@ -231,16 +235,16 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         game = self.game
         if to_act(game) == seat:
             # A new bytearray each time keeps numpy's array writable and the agent's own.
-            action_mask = np.frombuffer(bytearray(_mask(game)), np.int8)
+            action_mask = np.frombuffer(bytearray(_mask(game)), _INT8)
         else:
-            action_mask = np.zeros(self._num_actions, np.int8)
+            action_mask = np.zeros(self._num_actions, _INT8)
         return {"observation": self._tensor(seat), "action_mask": action_mask}
 
     def _tensor(self, seat: int) -> NDArray[np.float32]:
         # Bytes from the writer (only what the last action changed is remade), widened by
         # numpy into a new array in one call.
-        values = np.frombuffer(self._writer.values(self.game, seat), np.uint8)
-        return values.astype(np.float32)
+        values = np.frombuffer(self._writer.values(self.game, seat), _UINT8)
+        return values.astype(_FLOAT32)
 
     def state(self) -> NDArray[np.float32]:
         """The global state: the observation tensor of seat 0."""

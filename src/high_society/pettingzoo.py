@@ -228,9 +228,19 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             state = apply(state, draw(state))
         return state
 
+    #: False until the first reset in :class:`ClassicEnv` (the raw environment has an
+    #: episode from the start); read here so that ``observe`` needs no override.
+    _has_reset = True
+
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation: the R14 tensor and its action mask (new arrays each
-        time: an agent may keep them)."""
+        time: an agent may keep them).
+
+        Raises:
+            AssertionError: :class:`ClassicEnv` only, before the first reset.
+        """
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
         seat = self._seat[agent]
         game = self.game
         if to_act(game) == seat:
@@ -394,16 +404,6 @@ class ClassicEnv(HighSocietyEnv):
         self.rewards[offender] = -1.0
         self._accumulate_rewards()
         self._deads_step_first()
-
-    def observe(self, agent: str) -> Observation:
-        """``agent``'s observation (see :class:`HighSocietyEnv`).
-
-        Raises:
-            AssertionError: before the first reset.
-        """
-        if not self._has_reset:
-            EnvLogger.error_observe_before_reset()
-        return super().observe(agent)
 
     def state(self) -> NDArray[np.float32]:
         """The global state: the observation tensor of seat 0.

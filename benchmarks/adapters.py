@@ -30,6 +30,7 @@ import pyspiel
 import high_society.openspiel
 from high_society import Bid, Reveal, StatusCard, apply, legal_actions, new_game
 from high_society.encoding import legal_action_ids, legal_action_mask, num_actions
+from high_society.observation import ObservationWriter
 from high_society.pettingzoo import env as pettingzoo_env
 from high_society.pettingzoo import raw_env
 from high_society.simulate import simulate
@@ -112,13 +113,19 @@ def pettingzoo_parts(games: int, seed: int) -> None:
         moves.append(played)
     steps = sum(map(len, moves))
 
-    def replay(observe: bool) -> float:
+    writer = ObservationWriter()
+
+    def tensor() -> None:  # what last() spends on the tensor: the same writer, widened
+        game = environment.game
+        np.frombuffer(writer.values(game, game.turn), np.uint8).astype(np.float32)
+
+    def replay(observe: Callable[[], object] | None) -> float:
         start = time.process_time()
         for game, played in enumerate(moves):
             environment.reset(seed=seed + game)
             for move in played:
-                if observe:
-                    environment.last()
+                if observe is not None:
+                    observe()
                 environment.step(move)
         return time.process_time() - start
 
@@ -129,16 +136,25 @@ def pettingzoo_parts(games: int, seed: int) -> None:
             int(legal[rng.integers(len(legal))])
         return time.process_time() - start
 
-    runs: dict[str, list[float]] = {"native": [], "step": [], "step+last": [], "choice": []}
+    runs: dict[str, list[float]] = {
+        "native": [],
+        "step": [],
+        "step+last": [],
+        "step+tensor": [],
+        "choice": [],
+    }
     for _ in range(3):
         runs["native"].append(native(games, seed))
-        runs["step"].append(replay(observe=False))
-        runs["step+last"].append(replay(observe=True))
+        runs["step"].append(replay(None))
+        runs["step+last"].append(replay(environment.last))
+        runs["step+tensor"].append(replay(tensor))
         runs["choice"].append(choose())
     t = {name: statistics.median(values) for name, values in runs.items()}
+    last = t["step+last"] - t["step"]
     parts = {
         "env.step() (reset, reveals, scoring included)": t["step"],
-        "env.last(): observation and mask": t["step+last"] - t["step"],
+        "env.last(): the observation tensor": t["step+tensor"] - t["step"],
+        "env.last(): the mask and the rest": last - (t["step+tensor"] - t["step"]),
         "agent: np.flatnonzero(mask), random index": t["choice"],
     }
     print(f"Where a PettingZoo step goes ({games} games, {steps / games:.1f} steps a game):")

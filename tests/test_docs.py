@@ -203,10 +203,13 @@ MODULES_USERS_IMPORT = (
     "high_society.host",
     "high_society.invariants",
     "high_society.record",
+    "high_society.parallel",
     "high_society.scoring",
+    "high_society.search",
     "high_society.serial",
     "high_society.simulate",
     "high_society.text",
+    "high_society.tournament",
 )
 
 

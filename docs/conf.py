@@ -56,6 +56,11 @@ nitpick_ignore_regex = [
     ("py:class", r"_io\..*"),
     ("py:.*", r"(concurrent\.futures|functools|time)\..*"),
     ("py:class", r"(high_society\.parallel\.)?T"),
+    # The optional adapters' frameworks have no Sphinx inventory here.
+    ("py:.*", r"(pyspiel|numpy|gymnasium|pettingzoo)\..*"),
+    # high_society.batch: the SimulationStats that batch.simulate returns (documented with
+    # ``simulate``'s module).
+    ("py:class", r"high_society\.simulate\.SimulationStats"),
 ]
 
 html_theme = "alabaster"

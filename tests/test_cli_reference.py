@@ -9,9 +9,14 @@ CLI_PAGE = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 
 
 def subcommands() -> dict[str, argparse.ArgumentParser]:
+    # The subcommands' action is the one whose choices are parsers (argparse keeps its class
+    # private).
     for action in build_parser()._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
+        choices = action.choices
+        if isinstance(choices, dict) and all(
+            isinstance(p, argparse.ArgumentParser) for p in choices.values()
+        ):
+            return dict(choices)
     raise AssertionError("the parser has no subcommands")
 
 

@@ -32,10 +32,12 @@ from high_society.cards import (
     sort_cards,
 )
 from high_society.errors import (
+    EncodingError,
     GameNotOverError,
     HighSocietyError,
     IllegalActionError,
     InvalidConfigError,
+    InvalidSeatError,
     NoRevealDueError,
     NoSeatToActError,
     OutOfRangeError,
@@ -78,6 +80,7 @@ __all__ = [
     "CardKind",
     "Chance",
     "Discard",
+    "EncodingError",
     "GameConfig",
     "GameNotOverError",
     "GameResult",
@@ -85,6 +88,7 @@ __all__ = [
     "HighSocietyError",
     "IllegalActionError",
     "InvalidConfigError",
+    "InvalidSeatError",
     "LegalActions",
     "NoRevealDueError",
     "NoSeatToActError",

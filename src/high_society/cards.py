@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from high_society._immutable import copy_self, deepcopy_self
 from high_society.errors import InvalidConfigError
 
 __all__ = [
@@ -195,6 +196,10 @@ class GameConfig:
 
     money: tuple[int, ...] = STANDARD_MONEY
     deck: tuple[StatusCard, ...] = STANDARD_DECK
+
+    # Immutable: a copy, deep or not, is the value itself.
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
 
     def __attrs_post_init__(self) -> None:
         _check_money(self.money)

@@ -13,10 +13,12 @@ if TYPE_CHECKING:
     from high_society.state import GameState
 
 __all__ = [
+    "EncodingError",
     "GameNotOverError",
     "HighSocietyError",
     "IllegalActionError",
     "InvalidConfigError",
+    "InvalidSeatError",
     "NoRevealDueError",
     "NoSeatToActError",
     "OutOfRangeError",
@@ -47,6 +49,15 @@ class NoSeatToActError(HighSocietyError, ValueError):
 
 class OutOfRangeError(HighSocietyError, IndexError):
     """A seat that is not a seat of the game, or an index past the end of a sequence."""
+
+
+class EncodingError(HighSocietyError, ValueError):
+    """An action, id or buffer that the integer encoding cannot take (see
+    :mod:`high_society.encoding`)."""
+
+
+class InvalidSeatError(OutOfRangeError):
+    """A seat number that is not a seat of the game (asked for a view or an observation)."""
 
 
 class Reason(enum.StrEnum):

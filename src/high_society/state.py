@@ -11,6 +11,7 @@ from operator import attrgetter
 
 import attrs
 
+from high_society._immutable import copy_self, deepcopy_self
 from high_society.cards import GameConfig, StatusCard
 
 __all__ = ["GameState", "Phase", "PlayerState"]
@@ -49,6 +50,10 @@ class PlayerState:
     spent: frozenset[int] = frozenset()
     passed: bool = False
     status_cards: tuple[StatusCard, ...] = ()
+
+    # Immutable: a copy, deep or not, is the value itself.
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
 
     @property
     def money(self) -> int:
@@ -97,6 +102,33 @@ class GameState:
     auction: StatusCard | None = None
     removed: tuple[StatusCard, ...] = ()
     ending_card: StatusCard | None = None
+
+    # Immutable: a copy, deep or not, is the value itself.
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
+
+    def __str__(self) -> str:
+        """One line for people: what the game waits for and how many cards are left.
+
+        >>> from high_society import new_game
+        >>> print(new_game(4))
+        4 players; reveal due, Seat 0 starts the round; 16 cards in the deck
+        """
+        phase = self.phase
+        if phase is Phase.AUCTION and self.auction is not None:
+            what = (
+                f"auction of {self.auction.label}, Seat {self.turn} to act, "
+                f"highest bid {self.highest_bid}"
+            )
+        elif phase is Phase.DISCARD:
+            what = f"Seat {self.turn} must discard a luxury card for Faux Pas"
+        elif phase is Phase.OVER:
+            ended = self.ending_card
+            what = "game over" + (f", ended by {ended.label}" if ended is not None else "")
+        else:
+            what = f"reveal due, Seat {self.turn} starts the round"
+        left = len(self.deck)
+        return f"{len(self.players)} players; {what}; {left} card{'s' * (left != 1)} in the deck"
 
     @property
     def num_players(self) -> int:

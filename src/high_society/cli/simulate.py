@@ -6,9 +6,13 @@ import sys
 from typing import TextIO
 
 from high_society.cli._options import add_games_option, add_jobs_option, add_players_option
+from high_society.errors import InvalidConfigError
 from high_society.simulate import POLICIES, SimulationStats, simulate
 
-__all__ = ["format_stats", "register", "run"]
+__all__ = ["ENGINES", "format_stats", "register", "run"]
+
+#: The engines ``--engine`` chooses from: the reducer, or ``high_society.batch``.
+ENGINES = ("reducer", "batch")
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -32,19 +36,45 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     add_jobs_option(parser)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="reducer",
+        help="the reducer (apply, default) or the vectorised batch engine (uniform policy "
+        "only; needs the batch extra: pip install 'high-society[batch]')",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Run the simulation that ``args`` describe and print the report."""
+    """Run the simulation that ``args`` describe and print the report.
+
+    Raises:
+        InvalidConfigError: ``--engine batch`` with a policy other than ``uniform``, or
+            without the batch extra (numpy and numba) installed.
+    """
     stream = out if out is not None else sys.stdout
-    stats = simulate(args.players, args.games, args.seed, args.policy, jobs=args.jobs)
+    if getattr(args, "engine", "reducer") == "batch":
+        stats = _simulate_batch(args)
+    else:
+        stats = simulate(args.players, args.games, args.seed, args.policy, jobs=args.jobs)
     if args.json:
         print(json.dumps(stats.as_dict(), indent=2), file=stream)
     else:
         for line in format_stats(stats):
             print(line, file=stream)
     return 0
+
+
+def _simulate_batch(args: argparse.Namespace) -> SimulationStats:
+    """``simulate`` on the batch engine (imported here: numba loads only when asked for)."""
+    if args.policy != "uniform":
+        raise InvalidConfigError("the batch engine plays only the uniform policy")
+    try:
+        from high_society.batch import simulate as simulate_batch
+    except ImportError as error:  # the batch extra is not installed
+        raise InvalidConfigError(f"--engine batch: {error}") from error
+    return simulate_batch(args.players, args.games, args.seed)
 
 
 def _percent(part: float) -> str:

@@ -463,7 +463,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
     """One learner against built-in bots, as a single-agent Gymnasium environment.
 
     The learner plays seat ``seat``; every other seat is played by a bot made by
-    ``opponent(seed)`` at each reset (by default :class:`~high_society.HeuristicBot`; the
+    ``opponent(seed)`` at each reset (by default :class:`~high_society.bots.HeuristicBot`; the
     seeds come from the reset's seed). Observations and actions are those of
     :class:`HighSocietyEnv`; the reward is the learner's return at the end (the winners
     share 1); an illegal action ends the episode with reward -1, as in the classic games.

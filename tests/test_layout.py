@@ -14,13 +14,14 @@ FOLDERS = ("src", "tests", "property_tests", "verification", "benchmarks", "exam
 
 #: The layers of the package, lowest first: a module imports only from lower layers.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_version", "errors", "_bidtable"),
-    ("cards",),
-    ("actions", "state"),
+    ("_version", "errors", "_bidtable", "_text"),
+    ("cards", "_json"),
+    ("actions", "state", "_fields", "_schemas"),
     ("_fast", "invariants"),
     ("scoring",),
-    ("rules",),
-    ("__init__", "bots", "serial", "encoding"),
+    ("rules", "_convert"),
+    ("__init__", "bots", "serial", "encoding", "_records"),
+    ("_files",),
     ("host", "record", "search", "observation"),
     ("openspiel", "pettingzoo"),
     ("text", "parallel"),

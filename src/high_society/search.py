@@ -9,7 +9,7 @@ current state:
   representative actions instead of up to 2,048 legal bids: ``Pass``, and for each of the
   few lowest face-up totals it can reach, one or two card sets that make that total.
 - **The other seats** are modelled by a fast policy (the built-in
-  :class:`~high_society.HeuristicBot`), sampled inside the tree.
+  :class:`~high_society.bots.HeuristicBot`), sampled inside the tree.
 - **Reveals** are chance nodes with their exact probabilities
   (:func:`~high_society.chance_outcomes`): each visit goes to the card whose share of the
   visits lags its probability the most, so the visits follow the probabilities exactly

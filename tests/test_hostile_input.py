@@ -37,9 +37,14 @@ from high_society import (
     sort_cards,
     why_illegal,
 )
+from high_society.bots import RandomBot
 from high_society.cards import MAX_MONEY_CARDS, MAX_MONEY_VALUE
 from high_society.cli import main
-from high_society.errors import RecordCode
+from high_society.encoding import action_from_id
+from high_society.errors import EncodingError, InvalidSeatError, OutOfRangeError, RecordCode
+from high_society.host import play_game
+from high_society.observation import observation_size, observation_tensor
+from high_society.parallel import check_jobs
 from high_society.record import (
     MAX_RECORD_BYTES,
     GameRecord,
@@ -53,6 +58,8 @@ from high_society.record import (
     validate_record,
     write_record,
 )
+from high_society.scoring import status
+from high_society.search import win_share
 from high_society.serial import (
     JSON,
     MAX_JSON_INT,
@@ -63,6 +70,8 @@ from high_society.serial import (
     state_from_json,
     state_to_json,
 )
+from high_society.simulate import simulate
+from high_society.tournament import tournament as tournament_run
 
 NAMES = ["Ada", "Ben", "Cy"]
 HUGE = 10**5000  # repr() of it raises ValueError (Python's 4,300-digit limit)
@@ -595,3 +604,35 @@ def test_a_file_over_the_limit_is_refused_without_reading_it_whole(tmp_path: Pat
     assert error is not None
     assert error.code is RecordCode.TOO_LARGE
     assert peak < 2 * MAX_RECORD_BYTES
+
+
+def _finished_game() -> GameState:
+    return play_game([RandomBot(seed) for seed in range(3)], seed=5)[0]
+
+
+HUGE_ARGUMENT_CALLS: list[tuple[str, Callable[[], object], type[Exception]]] = [
+    ("scoring.status", lambda: status(_finished_game(), HUGE), OutOfRangeError),
+    ("search.win_share", lambda: win_share(_finished_game(), HUGE), OutOfRangeError),
+    ("simulate players", lambda: simulate(HUGE, 1, 0), InvalidConfigError),
+    ("simulate games", lambda: simulate(3, -HUGE, 0), InvalidConfigError),
+    ("tournament games", lambda: tournament_run([], -HUGE, 0), InvalidConfigError),
+    ("parallel jobs", lambda: check_jobs(-HUGE), InvalidConfigError),
+    ("encoding discard", lambda: action_from_id(new_game(3), HUGE), EncodingError),
+    ("observation seat", lambda: observation_tensor(new_game(3), HUGE), InvalidSeatError),
+    ("observation players", lambda: observation_size(HUGE), InvalidConfigError),
+]
+
+
+@pytest.mark.parametrize(
+    ("call", "error"),
+    [c[1:] for c in HUGE_ARGUMENT_CALLS],
+    ids=[c[0] for c in HUGE_ARGUMENT_CALLS],
+)
+def test_a_huge_argument_gets_the_documented_error_with_a_short_message(
+    call: Callable[[], object], error: type[Exception]
+) -> None:
+    # The message describes the value ("<an integer of 16,610 bits>") instead of writing it
+    # out, which would raise ValueError past Python's 4,300-digit limit.
+    with pytest.raises(error) as caught:
+        call()
+    assert len(str(caught.value)) < SHORT

@@ -317,7 +317,7 @@ def _copy(value: object, path: str, depth: int, budget: list[int]) -> JSON:
         return value
     if type(value) is float:
         if not math.isfinite(value):
-            raise RecordError(_C.BAD_NUMBER, f"{value!r} is not a JSON number", path=path)
+            raise RecordError(_C.BAD_NUMBER, f"{short_repr(value)} is not a JSON number", path=path)
         return value
     if depth >= MAX_JSON_DEPTH:
         raise RecordError(

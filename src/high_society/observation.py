@@ -33,6 +33,7 @@ import attrs
 
 from high_society._buffers import check_buffer, write_values
 from high_society._immutable import copy_self, deepcopy_self
+from high_society._text import short_repr
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig, StatusCard
 from high_society.errors import EncodingError, InvalidConfigError, InvalidSeatError
 from high_society.scoring import result
@@ -155,7 +156,9 @@ def _table_line(v: SeatView) -> str:
 
 def _seat(state: GameState, seat: int) -> int:
     if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise InvalidSeatError(f"{seat!r} is not a seat (seats are 0 to {len(state.players) - 1})")
+        raise InvalidSeatError(
+            f"{short_repr(seat)} is not a seat (seats are 0 to {len(state.players) - 1})"
+        )
     return seat
 
 
@@ -246,7 +249,8 @@ def observation_size(players: int, config: GameConfig = STANDARD) -> int:
 def _players(players: int) -> None:
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r} (R3)"
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} "
+            f"players, not {short_repr(players)} (R3)"
         )
 
 
@@ -358,7 +362,9 @@ def write_observation(state: GameState, seat: int, out: object) -> None:
     with check_buffer(out, len(values), "an observation") as view:
         fmt = view.format.lstrip("@")
         if fmt not in "hHiIlLqQnNfd":  # wide values: only wide items hold them
-            raise EncodingError(f"an observation of this game needs wider items than {fmt!r}")
+            raise EncodingError(
+                f"an observation of this game needs wider items than {short_repr(fmt)}"
+            )
         view[:] = array(fmt, values)
 
 

@@ -38,6 +38,7 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
+from high_society._text import short_repr
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD
@@ -97,11 +98,11 @@ def _space_high() -> float:
 def _check(players: int, render_mode: str | None) -> None:
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {short_repr(players)}"
         )
     if render_mode not in (None, "human", "ansi"):
         raise InvalidConfigError(
-            f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}"
+            f"render_mode must be None, 'human' or 'ansi', not {short_repr(render_mode)}"
         )
 
 
@@ -276,7 +277,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             return
         if type(action) is not int:  # numpy integers, as the action space samples them
             if not isinstance(action, SupportsIndex):
-                raise EncodingError(f"{action!r} is not an action id")
+                raise EncodingError(f"{short_repr(action)} is not an action id")
             action = operator.index(action)
         game = self.game
         # Decoded actions are immutable values: each (seat, id) is decoded once.
@@ -484,9 +485,11 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
     ) -> None:
         _check(players, None)
         if render_mode not in (None, "ansi"):
-            raise InvalidConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise InvalidConfigError(
+                f"render_mode must be None or 'ansi', not {short_repr(render_mode)}"
+            )
         if type(seat) is not int or not 0 <= seat < players:
-            raise InvalidConfigError(f"seat must be 0 to {players - 1}, not {seat!r}")
+            raise InvalidConfigError(f"seat must be 0 to {players - 1}, not {short_repr(seat)}")
         self._inner = HighSocietyEnv(players, None)
         self._opponent = opponent
         self._bots: list[Bot] = [opponent(None) for _ in range(players)]

@@ -10,7 +10,9 @@ Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``type
 part of ``test``), ``mutate [MUTMUT-RUN-ARGS...]`` (mutation testing of the engine, not
 part of ``test``; docs/verification.md), ``verify-deep [SECONDS]`` (the CrossHair contracts
 with SECONDS of CPU per condition, default 60, and the boundary of ``state_problems`` around
-every explored state; not part of ``test``, about an hour). Only the standard library is
+every explored state; not part of ``test``, about an hour), ``batch-diff [--steps N]`` (the
+long differential run of the batch engine against the reducer) and ``bench-batch`` (its
+throughput beside the reducer; both docs/batch.md). Only the standard library is
 used here.
 """
 
@@ -125,6 +127,8 @@ def bench(*args: str) -> None:
         *args,
     )
     run(PY, "-m", "benchmarks.report")
+    # The OpenSpiel game and the PettingZoo environment side by side with simulate.
+    run(PY, "-m", "benchmarks.adapters")
 
 
 def mutate(*args: str) -> None:
@@ -163,6 +167,14 @@ def main(argv: list[str]) -> None:
         verify_deep(*rest[:1])
     elif task == "mutate":
         mutate(*rest)
+    elif task == "bench-batch":
+        # docs/batch.md: the batch engine beside the reducer, in one run (a few minutes).
+        setup("dev")
+        run(PY, "-m", "benchmarks.batch_report", *rest)
+    elif task == "batch-diff":
+        # docs/batch.md: millions of steps through both engines, compared at every step.
+        setup("dev")
+        run(PY, "-m", "tests.batch_differential", *rest)
     else:
         sys.exit(f"unknown task {task!r}; see python3 tasks.py --help")
 

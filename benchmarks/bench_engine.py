@@ -13,15 +13,8 @@ import pytest
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from benchmarks.scenarios import facing_bid, hand_of, mid_game, one_of_each_kind, random_game
-from high_society import (
-    Action,
-    RandomBot,
-    apply,
-    legal_actions,
-    new_game,
-    result,
-    status_of,
-)
+from high_society import Action, apply, legal_actions, new_game, result, status_of
+from high_society.bots import RandomBot
 from high_society.simulate import simulate
 
 KINDS = one_of_each_kind()

@@ -22,16 +22,9 @@ from collections.abc import Callable
 from functools import partial
 
 from benchmarks.scenarios import facing_bid, hand_of, mid_game, random_game
-from high_society import (
-    Action,
-    Dealer,
-    GameState,
-    Phase,
-    RandomBot,
-    apply,
-    legal_actions,
-    new_game,
-)
+from high_society import Action, GameState, Phase, apply, legal_actions, new_game
+from high_society.bots import RandomBot
+from high_society.host import Dealer
 from high_society.simulate import simulate
 
 CLOCK = time.process_time

@@ -7,17 +7,17 @@ import attrs
 from high_society import (
     Action,
     Bid,
-    Dealer,
     Discard,
     GameState,
     Pass,
     Phase,
-    RandomBot,
     Reveal,
     StatusCard,
     apply,
     new_game,
 )
+from high_society.bots import RandomBot
+from high_society.host import Dealer
 from high_society.invariants import state_problems
 
 L5 = StatusCard.LUXURY_5

@@ -54,6 +54,13 @@ nitpick_ignore_regex = [
     ("py:class", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:exc", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:class", r"_io\..*"),
+    ("py:.*", r"(concurrent\.futures|functools|time)\..*"),
+    ("py:class", r"(high_society\.parallel\.)?T"),
+    # The optional adapters' frameworks have no Sphinx inventory here.
+    ("py:.*", r"(pyspiel|numpy|gymnasium|pettingzoo)\..*"),
+    # high_society.batch: the SimulationStats that batch.simulate returns (documented with
+    # ``simulate``'s module).
+    ("py:class", r"high_society\.simulate\.SimulationStats"),
 ]
 
 html_theme = "alabaster"
@@ -76,6 +83,8 @@ def _public_alias(
         # A bare name from a submodule's docstring, such as ``MAX_JSON_DEPTH``: the one
         # documented object of that name, if there is exactly one.
         matches = [full for full in env.get_domain("py").objects if full.endswith(f".{target}")]
+        if f"high_society.{target}" in matches:  # the package's own name, where users import it
+            matches = [f"high_society.{target}"]
         if len(matches) != 1 or "." in target:
             return None
         target = matches[0]

@@ -36,25 +36,33 @@ from high_society import (
 T = TypeVar("T")
 Draw = Callable[[st.SearchStrategy[T]], T]
 
-L = StatusCard
 #: Reduced games: fewer money cards, a short deck that still holds every kind of card.
 TINY = GameConfig(
     money=(1, 2, 4),
-    deck=sort_cards([L.LUXURY_2, L.LUXURY_5, L.PRESTIGE, L.FAUX_PAS, L.PASSE, L.SCANDALE]),
+    deck=sort_cards(
+        [
+            StatusCard.LUXURY_2,
+            StatusCard.LUXURY_5,
+            StatusCard.PRESTIGE,
+            StatusCard.FAUX_PAS,
+            StatusCard.PASSE,
+            StatusCard.SCANDALE,
+        ]
+    ),
 )
 # Luxury 1 + 3 = luxury 4: equal status with different top cards, for the R12 tie-break.
 SMALL = GameConfig(
     money=(1, 3, 5, 8),
     deck=sort_cards(
         [
-            L.LUXURY_1,
-            L.LUXURY_3,
-            L.LUXURY_4,
-            L.PRESTIGE,
-            L.PRESTIGE,
-            L.FAUX_PAS,
-            L.PASSE,
-            L.SCANDALE,
+            StatusCard.LUXURY_1,
+            StatusCard.LUXURY_3,
+            StatusCard.LUXURY_4,
+            StatusCard.PRESTIGE,
+            StatusCard.PRESTIGE,
+            StatusCard.FAUX_PAS,
+            StatusCard.PASSE,
+            StatusCard.SCANDALE,
         ]
     ),
 )
@@ -62,7 +70,15 @@ SMALL = GameConfig(
 #: card: luxury 5 with Passé against nothing, both 0) is reached (see ``test_corners.py``).
 ONE_COIN = GameConfig(
     money=(1,),
-    deck=sort_cards([L.LUXURY_5, L.PRESTIGE, L.FAUX_PAS, L.PASSE, L.SCANDALE]),
+    deck=sort_cards(
+        [
+            StatusCard.LUXURY_5,
+            StatusCard.PRESTIGE,
+            StatusCard.FAUX_PAS,
+            StatusCard.PASSE,
+            StatusCard.SCANDALE,
+        ]
+    ),
 )
 CONFIGS: tuple[GameConfig, ...] = (STANDARD, SMALL, TINY)
 
@@ -173,8 +189,8 @@ def corners(game: Game) -> set[str]:
                 found.add(FREE_CARD)
             if (
                 before.auction.is_luxury
-                and L.FAUX_PAS in after.removed
-                and L.FAUX_PAS not in before.removed
+                and StatusCard.FAUX_PAS in after.removed
+                and StatusCard.FAUX_PAS not in before.removed
             ):
                 found.add(FAUX_PAS_PENDING_USED)
     final = game.final

@@ -12,24 +12,26 @@ from high_society.scoring import cast_out, winners
 from property_tests.checks import result_problems
 from property_tests.strategies import Game, games
 
-L = StatusCard
-
 
 @st.composite
 def owned_cards(draw: st.DrawFn) -> list[StatusCard]:
     """Any cards one player could own: distinct luxury cards, up to three prestige cards,
     and each disgrace card at most once, in any order."""
     cards = draw(st.lists(st.sampled_from(sorted(LUXURY, key=lambda c: c.value)), unique=True))
-    cards += [L.PRESTIGE] * draw(st.integers(0, 3))
-    cards += [c for c in (L.FAUX_PAS, L.PASSE, L.SCANDALE) if draw(st.booleans())]
+    cards += [StatusCard.PRESTIGE] * draw(st.integers(0, 3))
+    cards += [
+        c
+        for c in (StatusCard.FAUX_PAS, StatusCard.PASSE, StatusCard.SCANDALE)
+        if draw(st.booleans())
+    ]
     return draw(st.permutations(cards))
 
 
 def expected_status(cards: list[StatusCard]) -> Fraction:
     luxury = sum(c.luxury_value for c in cards)
-    passe = 5 if L.PASSE in cards else 0
-    prestige = cards.count(L.PRESTIGE)
-    scandale = 1 if L.SCANDALE in cards else 0
+    passe = 5 if StatusCard.PASSE in cards else 0
+    prestige = cards.count(StatusCard.PRESTIGE)
+    scandale = 1 if StatusCard.SCANDALE in cards else 0
     return Fraction((luxury - passe) * 2**prestige, 2**scandale)
 
 
@@ -40,8 +42,8 @@ def test_status_is_exact_and_independent_of_order(cards: list[StatusCard], rnd: 
     assert isinstance(got.status, Fraction)
     shuffled = list(reversed(cards))
     assert status_of(shuffled) == got
-    assert got.faux_pas_pending == (L.FAUX_PAS in cards)  # R8: it does not count
-    assert status_of([c for c in cards if c is not L.FAUX_PAS]).status == got.status
+    assert got.faux_pas_pending == (StatusCard.FAUX_PAS in cards)  # R8: it does not count
+    assert status_of([c for c in cards if c is not StatusCard.FAUX_PAS]).status == got.status
 
 
 @st.composite

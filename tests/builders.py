@@ -43,6 +43,16 @@ def then(state: GameState, *actions: Action) -> GameState:
     return state
 
 
+def auction() -> GameState:
+    """A new 3-player game with Luxury 5 up; seat 0 must act."""
+    return play(Reveal(L(5)))
+
+
+def discard_due() -> GameState:
+    """Seat 0 owns Luxury 3 and Luxury 8 and has just taken Faux Pas: it must discard."""
+    return play(*won(L(3), 0, 1), *won(L(8), 0, 2), Reveal(FAUX_PAS), Pass(0))
+
+
 def won(card: StatusCard, seat: int, *price: int, players: int = 3) -> list[Action]:
     """A normal auction that ``seat`` starts and wins: reveal ``card``, ``seat`` bids
     ``price``, everyone else passes in turn. ``seat`` must be the round's starter."""

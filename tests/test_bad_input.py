@@ -18,16 +18,7 @@ from high_society import (
     new_game,
     why_illegal,
 )
-from tests.builders import FAUX_PAS, L, play, won
-
-
-def auction() -> GameState:
-    return play(Reveal(L(5)))
-
-
-def discard_due() -> GameState:
-    return play(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
-
+from tests.builders import FAUX_PAS, L, auction, discard_due, play, won
 
 BAD: list[tuple[str, GameState, object, Reason]] = [
     ("a string", auction(), "bid 3", Reason.NOT_AN_ACTION),

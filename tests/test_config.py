@@ -1,5 +1,7 @@
 """Game parameters: the standard game by default; reduced games validated when built."""
 
+import pydoc
+
 import pytest
 
 from high_society import (
@@ -9,15 +11,15 @@ from high_society import (
     HighSocietyError,
     InvalidConfigError,
     Pass,
-    RandomBot,
     Reveal,
     StatusCard,
     apply,
     new_game,
-    play_game,
     result,
     sort_cards,
 )
+from high_society.bots import RandomBot
+from high_society.host import play_game
 from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L
 
 SMALL_DECK = sort_cards([L(2), L(5), PRESTIGE, FAUX_PAS, PASSE, SCANDALE])
@@ -92,3 +94,30 @@ def test_the_game_ends_on_the_last_dark_green_card_of_the_deck() -> None:
     state = apply(apply(apply(state, Pass(0)), Pass(1)), Reveal(PRESTIGE))
     assert state.is_over
     assert state.deck == (StatusCard.LUXURY_1,)
+
+
+@pytest.mark.parametrize(
+    ("money", "deck", "message"),
+    [
+        ((), (StatusCard.PRESTIGE,), "money must be a non-empty tuple of card values"),
+        ((1,), [StatusCard.PRESTIGE], "deck must be a tuple of StatusCard"),
+        ((1,), (StatusCard.SCANDALE, StatusCard.PRESTIGE), "deck must be in canonical order"),
+        (
+            (1,),
+            (StatusCard.LUXURY_1,),
+            "the deck needs a dark-green card, or the game could not end",
+        ),
+    ],
+)
+def test_invalid_configs_say_what_is_wrong(money: object, deck: object, message: str) -> None:
+    with pytest.raises(InvalidConfigError, match=f"^{message}"):
+        GameConfig(money=money, deck=deck)  # type: ignore[arg-type]
+
+
+def test_a_config_shows_only_what_differs_from_the_standard_game() -> None:
+    assert repr(STANDARD) == "GameConfig()"
+    small = GameConfig(money=(1, 2, 4))
+    assert repr(small) == "GameConfig(money=(1, 2, 4))"
+    assert eval(repr(small), {"GameConfig": GameConfig}) == small
+    # help(new_game) shows the default config in a few characters, not the whole deck.
+    assert "config: high_society.cards.GameConfig = GameConfig()" in pydoc.render_doc(new_game)

@@ -6,7 +6,7 @@
   naming the error.
 - Every name of ``high_society.__all__`` is documented in the API pages.
 - The rules-as-code guide names only tests that exist and code that exists, and covers every
-  ruling R1-R12.
+  ruling R1-R14.
 
 - The README's Python example runs.
 
@@ -36,10 +36,12 @@ MUST_DOCUMENT_RAISES = ("apply", "new_game", "result", "GameConfig")
 
 
 def public_modules() -> Iterator[ModuleType]:
-    """``high_society`` and every submodule whose dotted name has no ``_`` part."""
+    """``high_society`` and every submodule whose dotted name has no ``_`` part, but for the
+    command line's subcommand modules: of ``high_society.cli`` only ``main`` is API."""
     yield high_society
     for info in pkgutil.walk_packages(high_society.__path__, "high_society."):
-        if not any(part.startswith("_") for part in info.name.split(".")):
+        internal = info.name.startswith("high_society.cli.")
+        if not internal and not any(part.startswith("_") for part in info.name.split(".")):
             yield importlib.import_module(info.name)
 
 
@@ -188,21 +190,51 @@ def test_the_raise_scan_finds_what_it_should() -> None:
 
 _ENTRY = re.compile(
     r"(?:\.\. (auto(?:function|class|exception|data|module)|py:data)::|\{py:data\})"
-    r"\s+([\w.]+)\s*$",
+    r"\s+([\w.]+)(?:\(.*\))?\s*$",
     re.MULTILINE,
 )
 
 #: Modules whose own names users import (besides the package's ``__all__``).
 MODULES_USERS_IMPORT = (
     "high_society.actions",
+    "high_society.batch",
+    "high_society.bots",
     "high_society.cards",
     "high_society.cli",
-    "high_society.cli.play",
+    "high_society.encoding",
+    "high_society.host",
     "high_society.invariants",
+    "high_society.observation",
+    "high_society.openspiel",
+    "high_society.parallel",
+    "high_society.pettingzoo",
     "high_society.record",
     "high_society.scoring",
+    "high_society.search",
     "high_society.serial",
+    "high_society.simulate",
+    "high_society.text",
+    "high_society.tournament",
 )
+
+
+def test_every_public_module_is_one_the_api_page_lists() -> None:
+    # The tiers of docs/api.md: the package, the modules users import, and the engine's
+    # own modules (whose names the package re-exports).
+    engine = {"high_society.errors", "high_society.rules", "high_society.state"}
+    public = {m.__name__ for m in public_modules()}
+    assert public == {"high_society", *MODULES_USERS_IMPORT, *engine}
+
+
+def test_the_top_level_holds_the_engine_only() -> None:
+    engine = {"actions", "cards", "errors", "rules", "scoring", "state", "_version"}
+    homes = {
+        getattr(high_society, name).__module__.removeprefix("high_society.")
+        for name in high_society.__all__
+        if inspect.isclass(getattr(high_society, name))
+        or inspect.isfunction(getattr(high_society, name))
+    }
+    assert homes <= engine, homes - engine
 
 
 def documented_names() -> set[str]:
@@ -210,9 +242,10 @@ def documented_names() -> set[str]:
     (bare names are the package's); an ``automodule`` documents its module's ``__all__``."""
     names: set[str] = set()
     for page in DOCS.glob("*.md"):
-        for directive, target in _ENTRY.findall(page.read_text(encoding="utf-8")):
+        text = page.read_text(encoding="utf-8")
+        for directive, target in _ENTRY.findall(text):
             full = target if target.startswith("high_society") else f"high_society.{target}"
-            if directive == "automodule":
+            if directive == "automodule" and f"{target}\n   :no-members:" not in text:
                 module = importlib.import_module(full)
                 names |= {f"{full}.{name}" for name in module.__all__}
             names.add(full)
@@ -257,6 +290,21 @@ def test_the_readme_python_examples_run(capsys: pytest.CaptureFixture[str]) -> N
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
     assert "GAME_OVER Seat 0 cannot pass: the game is over" in capsys.readouterr().out
+
+
+_COPIED = re.compile(r"^```python\n# (src/[\w/]+\.py): (\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def test_the_client_guide_shows_the_programs_own_code() -> None:
+    # The guide copies functions into the page (readable as plain Markdown); each copy must
+    # be the function as it is in the source.
+    copies = _COPIED.findall((DOCS / "client-guide.md").read_text(encoding="utf-8"))
+    assert len(copies) >= 5
+    for path, name, code in copies:
+        module = importlib.import_module(
+            path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+        )
+        assert code == inspect.getsource(getattr(module, name)), f"{path}: {name} has changed"
 
 
 # --- The rules-as-code map ------------------------------------------------------------------
@@ -307,7 +355,7 @@ def test_every_code_location_the_rule_map_names_exists() -> None:
     assert missing == [], "the rule map names code that does not exist: " + ", ".join(missing)
 
 
-@pytest.mark.parametrize("ruling", [f"R{n}" for n in range(1, 13)])
+@pytest.mark.parametrize("ruling", [f"R{n}" for n in range(1, 15)])
 def test_the_rule_map_covers_every_ruling_with_a_test_named_after_it(ruling: str) -> None:
     text = RULE_MAP.read_text(encoding="utf-8")
     assert re.search(rf"^#+ {ruling} ", text, re.MULTILINE), f"no section for {ruling}"

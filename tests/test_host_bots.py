@@ -1,33 +1,34 @@
 """The dealer, the game loop and the built-in bots."""
 
+import itertools
 from collections import Counter
 
+import attrs
 import pytest
 
 from high_society import (
     CHANCE,
     Action,
-    Bot,
-    Dealer,
+    Bid,
     Discard,
     GameConfig,
     GameState,
-    HeuristicBot,
+    HighSocietyError,
     IllegalActionError,
     InvalidConfigError,
     NoRevealDueError,
+    NoSeatToActError,
     Pass,
-    RandomBot,
     Reveal,
     apply,
     is_legal,
     new_game,
-    play,
-    play_game,
     result,
     sort_cards,
     to_act,
 )
+from high_society.bots import Bot, HeuristicBot, RandomBot
+from high_society.host import Dealer, play, play_game
 from high_society.invariants import state_problems
 from tests.builders import FAUX_PAS, PRESTIGE, L, won
 from tests.builders import play as play_actions
@@ -111,11 +112,79 @@ def test_a_bot_that_breaks_the_rules_is_stopped() -> None:
         play_game([Cheat(), Cheat(), Cheat()], seed=1)
 
 
-def test_bots_refuse_to_act_for_chance() -> None:
-    with pytest.raises(ValueError, match="seat must act"):
+def test_bots_refuse_to_act_for_chance_with_a_library_error() -> None:
+    with pytest.raises(NoSeatToActError, match="seat must act, not in the reveal phase"):
         RandomBot(1).choose(new_game(3))
-    with pytest.raises(ValueError, match="seat must act"):
+    with pytest.raises(NoSeatToActError, match="seat must act"):
         HeuristicBot(1).choose(new_game(3))
+    assert issubclass(NoSeatToActError, HighSocietyError)
+    assert issubclass(NoSeatToActError, ValueError)  # what the bots raised before
+
+
+def _short_of_money(dark_green_left: int) -> GameState:
+    """Luxury 10 is up and seat 0 has spent its 25: 81 against the others' 106."""
+    state = play_actions(Reveal(L(10)))
+    me = attrs.evolve(state.players[0], hand=state.players[0].hand - {25}, spent=frozenset({25}))
+    deck = list(state.deck)
+    while sum(c.is_dark_green for c in deck) > dark_green_left:
+        deck.remove(PRESTIGE)
+    return attrs.evolve(state, players=(me, *state.players[1:]), deck=tuple(deck))
+
+
+@pytest.mark.parametrize(("dark_green_left", "bids"), [(4, True), (3, False)])
+def test_the_heuristic_bot_may_fall_behind_the_poorest_only_early_and_only_so_far(
+    dark_green_left: int, bids: bool
+) -> None:
+    # Bidding 1 leaves it 80, 26 below the poorest opponent (106): within the 30 it allows
+    # with four dark-green cards still to come, beyond the 24 it allows with three.
+    state = _short_of_money(dark_green_left)
+    for seed in range(10):
+        choice = HeuristicBot(seed).choose(state)
+        assert choice == (Bid(0, frozenset({1})) if bids else Pass(0))
+
+
+def test_play_takes_a_dealer_or_a_seed_not_both() -> None:
+    bots = [RandomBot(1), RandomBot(2), RandomBot(3)]
+    with pytest.raises(InvalidConfigError, match="a dealer or a seed, not both"):
+        next(play(bots, seed=1, dealer=Dealer(1)))
+
+
+def test_play_with_a_dealer_draws_from_it_so_one_dealer_serves_many_games() -> None:
+    def reveals(dealer: Dealer, seed: int) -> list[Action]:
+        bots = [RandomBot(seed + i) for i in range(3)]
+        return [s.action for s in play(bots, dealer=dealer) if isinstance(s.action, Reveal)]
+
+    shared = Dealer(5)
+    first, second = reveals(shared, 1), reveals(shared, 1)
+    assert first == reveals(Dealer(5), 1)  # a dealer of the same seed: the same cards
+    assert second != first  # the shared dealer went on: the second game is dealt afresh
+
+
+def test_play_asks_each_bot_only_for_its_own_seat_and_yields_every_step() -> None:
+    asked: list[tuple[int, int]] = []
+
+    class Recorder:
+        def __init__(self, seat: int) -> None:
+            self.seat, self.inner = seat, RandomBot(seat)
+
+        def choose(self, state: GameState) -> Action:
+            asked.append((self.seat, state.turn))
+            return self.inner.choose(state)
+
+    steps = list(play([Recorder(0), Recorder(1), Recorder(2)], seed=3))
+    assert asked
+    assert all(seat == turn for seat, turn in asked)
+    assert len(asked) == sum(not isinstance(s.action, Reveal) for s in steps)
+    assert all(a.after is b.before for a, b in itertools.pairwise(steps))
+    assert steps[0].before == new_game(3)
+    assert steps[-1].after.is_over
+
+
+def test_play_continues_a_game_from_a_start_state() -> None:
+    start = play_actions(*won(L(4), 0, 1))
+    steps = list(play([RandomBot(1), RandomBot(2), RandomBot(3)], seed=2, start=start))
+    assert steps[0].before is start
+    assert steps[-1].after.is_over
 
 
 def test_the_heuristic_bot_discards_its_lowest_luxury_card() -> None:

@@ -3,17 +3,9 @@
 import attrs
 import pytest
 
-from high_society import (
-    Discard,
-    GameState,
-    HeuristicBot,
-    Pass,
-    Phase,
-    Reveal,
-    apply,
-    new_game,
-    play,
-)
+from high_society import Discard, GameState, Pass, Phase, Reveal, apply, new_game
+from high_society.bots import HeuristicBot
+from high_society.host import play
 from high_society.invariants import cards_in_place, is_valid_state, state_problems
 from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, won
 from tests.builders import play as play_actions

@@ -1,4 +1,5 @@
-"""The lazy legal-action view: complete, deterministic, cheap, and in agreement with is_legal."""
+"""The lazy legal-action view: complete, deterministic, cheap, and in agreement with a
+brute-force reference written from the rulebook (not from the engine's own checks)."""
 
 import itertools
 import random
@@ -11,17 +12,20 @@ from high_society import (
     Bid,
     Discard,
     GameState,
-    HeuristicBot,
+    OutOfRangeError,
     Pass,
+    Phase,
     Reveal,
+    StatusCard,
     apply,
     is_legal,
     legal_actions,
     min_bid_total,
     new_game,
-    play,
     to_act,
 )
+from high_society.bots import HeuristicBot
+from high_society.host import play
 from tests.builders import FAUX_PAS, L, bid, won
 from tests.builders import play as play_actions
 
@@ -36,7 +40,36 @@ def brute_force(state: GameState) -> set[Action]:
     for size in range(1, len(money) + 1):
         for cards in itertools.combinations(money, size):
             candidates += [Bid(s, frozenset(cards)) for s in seats]
-    return {a for a in candidates if is_legal(state, a)}
+    highest = max(sum(p.table) for p in state.players)
+    return {a for a in candidates if rules_allow(state, a, highest)}
+
+
+def rules_allow(state: GameState, action: Action, highest: int) -> bool:
+    """R4-R8 as the rulebook states them, independently of ``is_legal`` and its reasons:
+    the state's phase and turn say who acts; the rest is read off the players' cards.
+    ``highest`` is the highest face-up total on the table."""
+    if state.phase is Phase.OVER:
+        return False
+    if state.phase is Phase.REVEAL:  # R4: chance reveals any card left
+        return type(action) is Reveal and action.card in state.deck
+    me = state.players[state.turn]
+    if state.phase is Phase.DISCARD:  # R8: one of the taker's own luxury cards
+        return (
+            type(action) is Discard
+            and action.seat == state.turn
+            and action.card.is_luxury
+            and action.card in me.status_cards
+        )
+    if type(action) is Pass:  # R6, R7: the player to act may always pass
+        return action.seat == state.turn
+    if type(action) is Bid:  # R5: add cards from the hand to beat every face-up total
+        return (
+            action.seat == state.turn
+            and bool(action.cards)
+            and action.cards <= me.hand
+            and sum(me.table) + sum(action.cards) > highest
+        )
+    return False
 
 
 def sample_states(games: int = 6) -> list[GameState]:
@@ -88,9 +121,9 @@ def test_len_indexing_iteration_and_slices_agree() -> None:
     assert list(legal[::-5]) == items[::-5]
     # Every negative index names the same action as its positive twin, the first bid too.
     assert all(legal[i - len(legal)] == items[i] for i in range(len(legal)))
-    with pytest.raises(IndexError, match="legal action index out of range"):
+    with pytest.raises(OutOfRangeError, match="legal action index out of range"):
         legal[len(legal)]
-    with pytest.raises(IndexError, match="legal action index out of range"):
+    with pytest.raises(OutOfRangeError, match="legal action index out of range"):
         legal[-len(legal) - 1]
 
 
@@ -127,7 +160,10 @@ def test_discard_choices_are_the_owners_luxury_cards() -> None:
     state = play_actions(*won(L(3), 0, 1), *won(L(9), 0, 2), Reveal(FAUX_PAS), Pass(0))
     assert list(legal_actions(state)) == [Discard(0, L(3)), Discard(0, L(9))]
     assert min_bid_total(state) is None
-    assert legal_actions(state).bids() == []
+    bids = legal_actions(state).bids()
+    assert len(bids) == 0
+    assert list(bids) == []
+    assert Bid(0, frozenset({1})) not in bids
 
 
 def test_min_bid_total_is_one_more_than_the_highest() -> None:
@@ -157,3 +193,29 @@ def test_legal_actions_is_empty_exactly_when_nobody_acts() -> None:
 
 def test_repr_says_how_many() -> None:
     assert repr(legal_actions(new_game(3))) == "<LegalActions: 14 actions>"
+
+
+def test_the_bids_view_refuses_an_index_past_its_end() -> None:
+    bids = legal_actions(apply(new_game(3), Reveal(StatusCard.LUXURY_5))).bids()
+    assert len(bids) == 2047
+    assert bids[-1] == bids[2046]
+    for index in (2047, -2048):
+        with pytest.raises(OutOfRangeError, match=r"^bid index out of range$"):
+            bids[index]
+
+
+def test_bids_view_is_the_legal_list_without_pass() -> None:
+    state = apply(apply(new_game(3), Reveal(StatusCard.LUXURY_5)), Bid(0, frozenset({10})))
+    legal = legal_actions(state)
+    bids = legal.bids()
+    everything = list(legal)
+    assert everything[0] == Pass(1)
+    assert list(bids) == everything[1:]
+    assert len(bids) == len(legal) - 1
+    assert (bids[0], bids[-1], bids[5:8]) == (everything[1], everything[-1], everything[6:9])
+    assert Bid(1, frozenset({25})) in bids
+    not_a_bid: object = Pass(1)
+    assert not_a_bid not in bids
+    assert Bid(1, frozenset({1})) not in bids  # too low
+    with pytest.raises(IndexError):  # an OutOfRangeError is an IndexError, as a sequence's is
+        bids[len(bids)]

@@ -17,25 +17,16 @@ from high_society import (
     Pass,
     Reason,
     Reveal,
+    StatusCard,
     apply,
     is_legal,
     legal_actions,
     new_game,
     why_illegal,
 )
-from tests.builders import FAUX_PAS, PRESTIGE, SCANDALE, L, bid, play, won
+from tests.builders import PRESTIGE, SCANDALE, L, auction, bid, discard_due, play, won
 
 NAMES = ("Ada", "Ben", "Cy")
-
-
-def auction() -> GameState:
-    """Luxury 5 is up; seat 0 (Ada) must act."""
-    return play(Reveal(L(5)))
-
-
-def discard_due() -> GameState:
-    """Ada owns Luxury 3 and Luxury 8 and has just taken Faux Pas."""
-    return play(*won(L(3), 0, 1), *won(L(8), 0, 2), Reveal(FAUX_PAS), Pass(0))
 
 
 def over() -> GameState:
@@ -228,3 +219,51 @@ def test_illegal_action_error_is_a_value_error_and_a_library_error() -> None:
     error = why_illegal(auction(), Pass(2))
     assert isinstance(error, HighSocietyError)
     assert isinstance(error, ValueError)
+
+
+def test_refusals_name_every_offending_card() -> None:
+    state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
+    state = apply(state, Bid(0, frozenset({1, 2})))
+    state = apply(state, Bid(1, frozenset({4})))
+    state = apply(state, Bid(2, frozenset({20})))
+    again = why_illegal(state, Bid(0, frozenset({1, 2, 25})))
+    assert again is not None
+    assert again.reason is Reason.CARD_ALREADY_BID
+    assert "cannot bid 1, 2 again" in again.message
+    low = why_illegal(state, Bid(0, frozenset({3, 4})))
+    assert low is not None
+    assert low.reason is Reason.BID_TOO_LOW
+    assert low.message == "Seat 0 cannot bid 10 (adding 3, 4 to 3): the highest bid is 20"
+    # Seat 0 wins an auction with 1 + 2 + 25: those cards are spent.
+    state = apply(state, Bid(0, frozenset({25})))
+    state = apply(state, Pass(1))
+    state = apply(state, Pass(2))
+    state = apply(state, Reveal(StatusCard.LUXURY_6))
+    spent = why_illegal(state, Bid(0, frozenset({1, 2})))
+    assert spent is not None
+    assert spent.reason is Reason.CARD_NOT_IN_HAND
+    assert "cannot bid 1, 2: not in their hand" in spent.message
+
+
+def test_why_illegal_returns_the_error_apply_would_raise_with_the_action_in_it() -> None:
+    action = Pass(2)
+    error = why_illegal(new_game(3), action)
+    assert error is not None
+    assert error.action is action
+    odd = why_illegal(new_game(3), Reveal("luxury-5"))  # type: ignore[arg-type]
+    assert odd is not None
+    assert odd.reason is Reason.INVALID_CARD
+    assert odd.message == "cannot reveal 'luxury-5': not a status card"
+
+
+def test_refusals_of_malformed_cards_show_what_was_given() -> None:
+    state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
+    bid = why_illegal(state, Bid(0, {1, 2}))  # type: ignore[arg-type]  # a set, not frozenset
+    assert bid is not None
+    assert bid.reason is Reason.INVALID_CARD
+    assert bid.message == (
+        "Seat 0 cannot bid {1, 2}: bid cards must be a frozenset of money values"
+    )
+    discard = why_illegal(state, Discard(0, "luxury-5"))  # type: ignore[arg-type]
+    assert discard is not None
+    assert discard.message == "Seat 0 cannot discard 'luxury-5': not a status card"

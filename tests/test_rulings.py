@@ -1,5 +1,7 @@
-"""One or more tests per ruling of RULINGS.md (R1-R12), named after it, and the rulebook's
-worked example. Each test would fail if the rule it names were implemented wrongly."""
+"""One or more tests per ruling (R1-R12) of ``../shared/rules/RULINGS.md`` (the rulings live
+in the workplace's shared folder beside the repository, not in it; see
+docs/rules-as-code.md), named after it, and the rulebook's worked example. Each test would
+fail if the rule it names were implemented wrongly."""
 
 from collections import Counter
 from fractions import Fraction
@@ -13,6 +15,7 @@ from high_society import (
     STANDARD_DECK,
     STANDARD_MONEY,
     Action,
+    Bid,
     Discard,
     GameConfig,
     IllegalActionError,
@@ -31,7 +34,9 @@ from high_society import (
     status,
     status_of,
     to_act,
+    why_illegal,
 )
+from high_society.scoring import winners
 from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, finished, play, then, won
 
 # --- Components -----------------------------------------------------------------------------
@@ -410,3 +415,36 @@ def test_R12_players_still_tied_share_the_win() -> None:
     # Same status (0), same money, and neither owns a luxury card.
     state = finished([[PRESTIGE], [], [L(9)]], [[10, 20], [12, 18], [1]])
     assert result(state).winners == (0, 1)
+
+
+def test_R5_a_player_may_bid_their_whole_hand() -> None:
+    state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
+    everything = Bid(0, frozenset(state.players[0].hand))
+    assert is_legal(state, everything)
+    after = apply(state, everything)
+    assert after.players[0].hand == frozenset()
+    assert after.highest_bid == 106
+
+
+def test_R5_the_auction_goes_on_after_an_all_in_bid() -> None:
+    state = apply(new_game(3), Reveal(StatusCard.PASSE))
+    state = apply(state, Bid(0, frozenset(state.players[0].hand)))
+    assert state.phase is Phase.AUCTION
+    assert state.turn == 1
+
+
+def test_R5_a_whole_hand_that_cannot_beat_the_highest_bid_is_too_low() -> None:
+    state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
+    state = apply(state, Bid(0, frozenset(state.players[0].hand)))  # 106, all in
+    everything = Bid(1, frozenset(state.players[1].hand))  # 106 does not beat 106
+    error = why_illegal(state, everything)
+    assert error is not None
+    assert error.reason is Reason.BID_TOO_LOW
+    assert [type(a) for a in legal_actions(state)] == [Pass]  # R5: may only pass
+
+
+def test_R12_no_luxury_card_counts_as_zero_against_luxury_1() -> None:
+    none, one = status_of([]), status_of([StatusCard.LUXURY_1])
+    # Equal status and money (scores given directly): the luxury card decides.
+    scores = (Fraction(0), Fraction(0), Fraction(0))
+    assert winners(scores, (5, 5, 1), (none, one, none)) == (1,)

@@ -6,6 +6,7 @@ import pytest
 
 from high_society import (
     GameNotOverError,
+    OutOfRangeError,
     Reveal,
     StatusCard,
     breakdown,
@@ -61,8 +62,8 @@ def test_status_and_breakdown_mid_game() -> None:
 
 
 @pytest.mark.parametrize("seat", [-1, 3, True, "0"])
-def test_status_of_a_bad_seat_is_an_index_error(seat: object) -> None:
-    with pytest.raises(IndexError, match="not a seat"):
+def test_status_of_a_bad_seat_is_an_out_of_range_error(seat: object) -> None:
+    with pytest.raises(OutOfRangeError, match="not a seat"):
         status(new_game(3), seat)  # type: ignore[arg-type]
 
 
@@ -74,3 +75,13 @@ def test_result_reports_money_left_and_breakdowns_in_seat_order() -> None:
     assert [b.status for b in outcome.breakdowns] == list(outcome.scores)
     assert outcome.cast_out == (0,)
     assert outcome.winners == (1,)
+
+
+def test_status_of_a_seat_that_does_not_exist_names_the_seats() -> None:
+    with pytest.raises(OutOfRangeError, match=r"^3 is not a seat \(seats are 0 to 2\)$"):
+        status(new_game(3), 3)
+
+
+def test_result_of_an_unfinished_game_says_so() -> None:
+    with pytest.raises(GameNotOverError, match=r"^the game is not over: there is no result yet$"):
+        result(new_game(3))

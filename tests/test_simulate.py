@@ -1,4 +1,4 @@
-"""``simulate`` and ``high-society simulate``, plus the engine's fast paths behind them.
+"""``simulate`` and ``high-society simulate``: what the figures say about the games.
 
 No timing is asserted here (benchmarks are a separate command, see docs/performance.md):
 only what the figures say about the games, which depends on the seed alone.
@@ -13,32 +13,24 @@ import sys
 from argparse import Namespace
 from math import comb
 
-import attrs
 import pytest
 
 from high_society import (
     STANDARD,
     Action,
-    Bid,
-    Dealer,
     GameState,
     InvalidConfigError,
-    Pass,
     Phase,
-    PlayerState,
-    RandomBot,
-    Reveal,
-    StatusCard,
     apply,
-    legal_actions,
     new_game,
     result,
 )
-from high_society.bidtable import BidTable
+from high_society.bots import RandomBot
 from high_society.cli import main
 from high_society.cli.simulate import run
+from high_society.host import Dealer
+from high_society.parallel import game_seed
 from high_society.simulate import SimulationStats, simulate
-from high_society.state import _game_state, _player_state
 
 # --- The statistical sanity test --------------------------------------------------------
 #
@@ -130,13 +122,14 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
 
 
 def replay_by_hand(players: int, games: int, seed: int) -> list[GameState]:
-    """The games simulate plays, rebuilt from its documented seeding: one master
-    ``random.Random(seed)`` gives each seat's bot a 64-bit seed, then the dealer one."""
-    rng = random.Random(seed)
-    bots = [RandomBot(rng.getrandbits(64)) for _ in range(players)]
-    dealer = Dealer(rng.getrandbits(64))
+    """The games simulate plays, rebuilt from its documented seeding: game ``i`` has its own
+    ``random.Random(game_seed(seed, i))``, which gives each seat's bot a 64-bit seed, then
+    the dealer one."""
     finals = []
-    for _ in range(games):
+    for index in range(games):
+        rng = random.Random(game_seed(seed, index))
+        bots = [RandomBot(rng.getrandbits(64)) for _ in range(players)]
+        dealer = Dealer(rng.getrandbits(64))
         state = new_game(players)
         while not state.is_over:
             action: Action
@@ -207,7 +200,7 @@ def test_simulate_refuses_bad_arguments(players: int, games: int, policy: str, w
 
 
 def cli_output(**kwargs: object) -> str:
-    args = Namespace(players=4, games=10, seed=1, policy="uniform", json=False)
+    args = Namespace(players=4, games=10, seed=1, policy="uniform", jobs=1, json=False)
     for key, value in kwargs.items():
         setattr(args, key, value)
     out = io.StringIO()
@@ -286,57 +279,3 @@ def test_cli_bad_arguments_from_a_shell_show_no_traceback() -> None:
 
 
 # --- The fast paths behind the speed -----------------------------------------------------
-
-
-def test_fast_constructors_build_the_same_values_as_attrs() -> None:
-    state = apply(apply(new_game(3), Reveal(StatusCard.LUXURY_3)), Bid(0, frozenset({2, 4})))
-    p = state.players[0]
-    fast_p = _player_state(p.hand, p.table, p.spent, p.passed, p.status_cards)
-    slow_p = PlayerState(p.hand, p.table, p.spent, p.passed, p.status_cards)
-    assert type(fast_p) is PlayerState
-    assert fast_p == slow_p
-    assert hash(fast_p) == hash(slow_p)
-    assert repr(fast_p) == repr(slow_p)
-    values = attrs.astuple(state, recurse=False)
-    fast = _game_state(*values)
-    assert type(fast) is GameState
-    assert fast == GameState(*values) == state
-    assert hash(fast) == hash(state)
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        fast.turn = 2  # type: ignore[misc]
-
-
-def subsets_by_definition(hand: frozenset[int]) -> list[frozenset[int]]:
-    """Every non-empty subset, by total, ties by their cards in ascending order."""
-    cards = sorted(hand)
-    subsets = [
-        [c for i, c in enumerate(cards) if mask >> i & 1] for mask in range(1, 1 << len(cards))
-    ]
-    return [frozenset(s) for s in sorted(subsets, key=lambda s: (sum(s), s))]
-
-
-@pytest.mark.parametrize("seed", range(6))
-def test_bid_tables_list_every_subset_in_the_documented_order(seed: int) -> None:
-    rng = random.Random(seed)
-    money = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25) if seed % 2 else tuple(range(1, 70))
-    hand = frozenset(rng.sample(money, rng.randrange(0, 10)))
-    table = BidTable(hand)
-    subsets = [table.cards_at(i) for i in range(len(table.totals))]
-    assert subsets == subsets_by_definition(hand)
-    assert list(table.totals) == [sum(s) for s in subsets]
-
-
-def test_bids_view_is_the_legal_list_without_pass() -> None:
-    state = apply(apply(new_game(3), Reveal(StatusCard.LUXURY_5)), Bid(0, frozenset({10})))
-    legal = legal_actions(state)
-    bids = legal.bids()
-    everything = list(legal)
-    assert everything[0] == Pass(1)
-    assert list(bids) == everything[1:]
-    assert len(bids) == len(legal) - 1
-    assert (bids[0], bids[-1], bids[5:8]) == (everything[1], everything[-1], everything[6:9])
-    assert Bid(1, frozenset({25})) in bids
-    assert Pass(1) not in bids
-    assert Bid(1, frozenset({1})) not in bids  # too low
-    with pytest.raises(IndexError):
-        bids[len(bids)]

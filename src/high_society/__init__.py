@@ -5,11 +5,20 @@
 >>> state = apply(state, Bid(0, frozenset({1, 3})))
 >>> state.highest_bid, len(legal_actions(state))  # Pass, and 2,041 bids that beat 4
 (4, 2042)
+
+The package is in three tiers (docs/api.md):
+
+- Here, at the top level: the engine a client needs: cards and configuration, actions, the
+  state, the rules (the reducer and the questions asked of a state), scoring and errors.
+- Submodules imported by name: :mod:`high_society.bots`, :mod:`high_society.host` (the game
+  loop), :mod:`high_society.text` (a game in words), :mod:`high_society.simulate`,
+  :mod:`high_society.record` and :mod:`high_society.serial` (recorded games and JSON),
+  :mod:`high_society.invariants`; ``high_society.cli.main`` runs the command line.
+- Internals, in underscore modules (``_fast``, ``_bidtable``, ...): not API.
 """
 
 from high_society._version import __version__
 from high_society.actions import Action, Bid, Discard, Pass, Reveal, describe_action
-from high_society.bots import Bot, HeuristicBot, RandomBot
 from high_society.cards import (
     DARK_GREEN,
     DISGRACE,
@@ -23,31 +32,17 @@ from high_society.cards import (
     sort_cards,
 )
 from high_society.errors import (
+    EncodingError,
     GameNotOverError,
     HighSocietyError,
     IllegalActionError,
     InvalidConfigError,
+    InvalidSeatError,
     NoRevealDueError,
+    NoSeatToActError,
+    OutOfRangeError,
     Reason,
     RecordError,
-)
-from high_society.host import Dealer, Step, play, play_game
-from high_society.record import (
-    MAX_RECORD_BYTES,
-    GameRecord,
-    RecordWriter,
-    Validation,
-    action_schema,
-    dumps_record,
-    loads_record,
-    read_record,
-    record_from_json,
-    record_schema,
-    record_to_json,
-    replay,
-    validate_file,
-    validate_record,
-    write_record,
 )
 from high_society.rules import (
     CHANCE,
@@ -70,14 +65,6 @@ from high_society.scoring import (
     status,
     status_of,
 )
-from high_society.serial import (
-    RecordCode,
-    action_from_json,
-    action_to_json,
-    result_to_json,
-    state_from_json,
-    state_to_json,
-)
 from high_society.state import GameState, Phase, PlayerState
 
 __all__ = [
@@ -85,72 +72,48 @@ __all__ = [
     "DARK_GREEN",
     "DISGRACE",
     "LUXURY",
-    "MAX_RECORD_BYTES",
     "STANDARD",
     "STANDARD_DECK",
     "STANDARD_MONEY",
     "Action",
     "Bid",
-    "Bot",
     "CardKind",
     "Chance",
-    "Dealer",
     "Discard",
+    "EncodingError",
     "GameConfig",
     "GameNotOverError",
-    "GameRecord",
     "GameResult",
     "GameState",
-    "HeuristicBot",
     "HighSocietyError",
     "IllegalActionError",
     "InvalidConfigError",
+    "InvalidSeatError",
     "LegalActions",
     "NoRevealDueError",
+    "NoSeatToActError",
+    "OutOfRangeError",
     "Pass",
     "Phase",
     "PlayerState",
-    "RandomBot",
     "Reason",
-    "RecordCode",
     "RecordError",
-    "RecordWriter",
     "Reveal",
     "StatusBreakdown",
     "StatusCard",
-    "Step",
-    "Validation",
     "__version__",
-    "action_from_json",
-    "action_schema",
-    "action_to_json",
     "apply",
     "breakdown",
     "chance_outcomes",
     "describe_action",
-    "dumps_record",
     "is_legal",
     "legal_actions",
-    "loads_record",
     "min_bid_total",
     "new_game",
-    "play",
-    "play_game",
-    "read_record",
-    "record_from_json",
-    "record_schema",
-    "record_to_json",
-    "replay",
     "result",
-    "result_to_json",
     "sort_cards",
-    "state_from_json",
-    "state_to_json",
     "status",
     "status_of",
     "to_act",
-    "validate_file",
-    "validate_record",
     "why_illegal",
-    "write_record",
 ]

@@ -10,6 +10,7 @@ from typing import assert_never
 
 import attrs
 
+from high_society._immutable import copy_self, deepcopy_self
 from high_society.cards import StatusCard
 
 __all__ = ["Action", "Bid", "Discard", "Pass", "Reveal", "describe_action", "seat_name"]
@@ -24,6 +25,9 @@ class Reveal:
     """
 
     card: StatusCard
+
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
 
 
 @attrs.frozen
@@ -40,6 +44,9 @@ class Bid:
     seat: int
     cards: frozenset[int]
 
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
+
     @property
     def total(self) -> int:
         """What the added cards are worth together."""
@@ -53,6 +60,9 @@ class Pass:
 
     seat: int
 
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
+
 
 @attrs.frozen
 class Discard:
@@ -60,6 +70,9 @@ class Discard:
 
     seat: int
     card: StatusCard
+
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
 
 
 Action = Reveal | Bid | Pass | Discard

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from high_society._immutable import copy_self, deepcopy_self
 from high_society.errors import InvalidConfigError
 
 __all__ = [
@@ -172,7 +173,7 @@ def _check_deck(deck: tuple[StatusCard, ...]) -> None:
         raise InvalidConfigError("the deck needs a dark-green card, or the game could not end")
 
 
-@attrs.frozen(cache_hash=True)
+@attrs.frozen(cache_hash=True, repr=False)
 class GameConfig:
     """The game's parameters, with the standard game (R1, R2) as the default.
 
@@ -196,9 +197,23 @@ class GameConfig:
     money: tuple[int, ...] = STANDARD_MONEY
     deck: tuple[StatusCard, ...] = STANDARD_DECK
 
+    # Immutable: a copy, deep or not, is the value itself.
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
+
     def __attrs_post_init__(self) -> None:
         _check_money(self.money)
         _check_deck(self.deck)
+
+    def __repr__(self) -> str:
+        # Only what differs from the standard game, so that ``help(new_game)``, a state's
+        # repr and error messages stay short: ``GameConfig()`` is the standard game.
+        changed = [
+            f"{a.name}={getattr(self, a.name)!r}"
+            for a in attrs.fields(GameConfig)
+            if getattr(self, a.name) != a.default
+        ]
+        return f"GameConfig({', '.join(changed)})"
 
     @property
     def total_money(self) -> int:

@@ -1,7 +1,8 @@
 """The library's exceptions: one root, typed subclasses that carry their data.
 
 Every error the library raises on purpose is a :class:`HighSocietyError`. Errors about bad
-input are also :class:`ValueError`, so code that already catches ``ValueError`` keeps working.
+input are also :class:`ValueError` (an index or seat out of range, :class:`IndexError`), so
+code that already catches the built-in error keeps working.
 """
 
 import enum
@@ -12,11 +13,15 @@ if TYPE_CHECKING:
     from high_society.state import GameState
 
 __all__ = [
+    "EncodingError",
     "GameNotOverError",
     "HighSocietyError",
     "IllegalActionError",
     "InvalidConfigError",
+    "InvalidSeatError",
     "NoRevealDueError",
+    "NoSeatToActError",
+    "OutOfRangeError",
     "Reason",
     "RecordError",
 ]
@@ -36,6 +41,23 @@ class GameNotOverError(HighSocietyError, ValueError):
 
 class NoRevealDueError(HighSocietyError, ValueError):
     """A card was to be drawn for a reveal while no reveal is due."""
+
+
+class NoSeatToActError(HighSocietyError, ValueError):
+    """A player program (a bot) was asked to act in a state where no seat must act."""
+
+
+class OutOfRangeError(HighSocietyError, IndexError):
+    """A seat that is not a seat of the game, or an index past the end of a sequence."""
+
+
+class EncodingError(HighSocietyError, ValueError):
+    """An action, id or buffer that the integer encoding cannot take (see
+    :mod:`high_society.encoding`)."""
+
+
+class InvalidSeatError(OutOfRangeError):
+    """A seat number that is not a seat of the game (asked for a view or an observation)."""
 
 
 class Reason(enum.StrEnum):

@@ -13,8 +13,9 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Final, assert_never, overload
 
+from high_society._bidtable import TABLES, BidTable, bid_table
+from high_society._fast import game_state, player_state, set_highest_bid, with_card
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
-from high_society.bidtable import _TABLES, BidTable, bid_table
 from high_society.cards import (
     LUXURY,
     MAX_PLAYERS,
@@ -24,16 +25,9 @@ from high_society.cards import (
     StatusCard,
     sort_cards,
 )
-from high_society.errors import IllegalActionError, InvalidConfigError, Reason
+from high_society.errors import IllegalActionError, InvalidConfigError, OutOfRangeError, Reason
 from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
-from high_society.state import (
-    GameState,
-    Phase,
-    PlayerState,
-    _game_state,
-    _player_state,
-    _set_highest_bid,
-)
+from high_society.state import GameState, Phase, PlayerState
 
 __all__ = [
     "CHANCE",
@@ -150,6 +144,8 @@ class LegalActions(Sequence[Action]):
     auction ``Pass`` first, then the bids by the total they add, lowest first (ties by
     their cards in ascending order); in a discard the luxury cards lowest first; for a
     reveal, the distinct cards of the deck in canonical order. Empty once the game is over.
+    An index past either end raises :class:`~high_society.OutOfRangeError` (an
+    :class:`IndexError`, as a sequence should).
 
     ``action in legal`` agrees with :func:`is_legal` for any object.
 
@@ -179,11 +175,11 @@ class LegalActions(Sequence[Action]):
             players = state.players
             player = players[seat]
             try:
-                table = _TABLES[player.hand]
+                table = TABLES[player.hand]
             except KeyError:
                 table = bid_table(player.hand)
             self._table: BidTable | None = table
-            highest = state._highest
+            highest = state.highest_bid
             #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).
             self.min_total: int | None = highest + 1
             above = highest - sum(player.table)
@@ -236,11 +232,7 @@ class LegalActions(Sequence[Action]):
             return (fixed if fixed is not None else self._fixed_actions())[index]
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._size))]
-        size = self._size
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("legal action index out of range")
+        index = _in_range(index, self._size, "legal action")
         if index < nfixed:
             return self._fixed_actions()[index]
         assert self._table is not None
@@ -248,6 +240,63 @@ class LegalActions(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         yield from self._fixed_actions()
+        yield from self.bids()
+
+    def __contains__(self, action: object) -> bool:
+        return _check(self._state, action) is None
+
+    def bids(self) -> Sequence[Bid]:
+        """The bids alone (no ``Pass``), in the same order: a lazy view like this one,
+        empty outside an auction."""
+        return _Bids(self._state, self._seat, self._table, self._start)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions: {len(self)} actions>"
+
+
+def _in_range(index: int, size: int, what: str) -> int:
+    """``index`` of a sequence of ``size``, negative ones counted from the end.
+
+    Raises:
+        OutOfRangeError: the index is past either end.
+    """
+    if index < 0:
+        index += size
+    if not 0 <= index < size:
+        raise OutOfRangeError(f"{what} index out of range")
+    return index
+
+
+class _Bids(Sequence[Bid]):
+    """The bids of a :class:`LegalActions`, read from its bid table without building them
+    (see ``bids()``): the entries of ``table`` from ``start`` on."""
+
+    __slots__ = ("_seat", "_size", "_start", "_state", "_table")
+
+    def __init__(self, state: GameState, seat: int, table: BidTable | None, start: int) -> None:
+        self._state = state
+        self._seat = seat
+        self._table = table
+        self._start = start
+        self._size = len(table.totals) - start if table is not None else 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, index: int) -> Bid: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Bid]: ...
+
+    def __getitem__(self, index: int | slice) -> Bid | Sequence[Bid]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._size))]
+        index = _in_range(index, self._size, "bid")
+        assert self._table is not None  # else the size is 0
+        return Bid(self._seat, self._table.cards_at(self._start + index))
+
+    def __iter__(self) -> Iterator[Bid]:
         table = self._table
         if table is not None:
             seat = self._seat
@@ -255,53 +304,10 @@ class LegalActions(Sequence[Action]):
                 yield Bid(seat, table.cards_at(i))
 
     def __contains__(self, action: object) -> bool:
-        return _check(self._state, action) is None
-
-    def bids(self) -> Sequence[Action]:
-        """The bids alone (no ``Pass``), in the same order: a lazy view like this one."""
-        return _Bids(self) if self._table is not None else []
+        return type(action) is Bid and _check(self._state, action) is None
 
     def __repr__(self) -> str:
-        return f"<LegalActions: {len(self)} actions>"
-
-
-class _Bids(Sequence[Action]):
-    """The bids of a :class:`LegalActions`, without building them (see ``bids()``)."""
-
-    __slots__ = ("_legal",)
-
-    def __init__(self, legal: LegalActions) -> None:
-        self._legal = legal
-
-    def __len__(self) -> int:
-        return len(self._legal) - 1
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("bid index out of range")
-        return self._legal[index + 1]
-
-    def __iter__(self) -> Iterator[Action]:
-        legal = iter(self._legal)
-        next(legal)  # Pass
-        return legal
-
-    def __contains__(self, action: object) -> bool:
-        return type(action) is Bid and action in self._legal
-
-    def __repr__(self) -> str:
-        return f"<bids: {len(self)} actions>"
+        return f"<bids: {self._size} actions>"
 
 
 def legal_actions(state: GameState) -> LegalActions:
@@ -390,7 +396,7 @@ def _check(state: GameState, action: object) -> _Problem | None:
                     if type(card) is not int:  # True == 1 and 2.0 == 2 pass the set tests
                         break
                 else:
-                    if sum(player.table) + sum(cards) > state._highest:
+                    if sum(player.table) + sum(cards) > state.highest_bid:
                         return None
     elif type(action) is Pass:
         seat = action.seat
@@ -633,13 +639,27 @@ def _reveal(state: GameState, card: StatusCard) -> GameState:
     deck = deck[:i] + deck[i + 1 :]
     if (card is _PRESTIGE or card is _SCANDALE) and _PRESTIGE not in deck and _SCANDALE not in deck:
         # R9: the last dark-green card ends the game at once and goes to nobody.
-        return _game_state(
-            state.config, state.players, deck, _OVER, state.turn, None, state.removed, card
+        return game_state(
+            config=state.config,
+            players=state.players,
+            deck=deck,
+            phase=_OVER,
+            turn=state.turn,
+            auction=None,
+            removed=state.removed,
+            ending_card=card,
         )
-    new = _game_state(
-        state.config, state.players, deck, _AUCTION, state.turn, card, state.removed, None
+    new = game_state(
+        config=state.config,
+        players=state.players,
+        deck=deck,
+        phase=_AUCTION,
+        turn=state.turn,
+        auction=card,
+        removed=state.removed,
+        ending_card=None,
     )
-    _set_highest_bid(new, state._highest)  # the same tables
+    set_highest_bid(new, state.highest_bid)  # the same tables
     return new
 
 
@@ -664,7 +684,9 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     players = state.players
     p = players[seat]
     table = p.table | cards
-    bidder = _player_state(p.hand - cards, table, p.spent, False, p.status_cards)
+    bidder = player_state(
+        hand=p.hand - cards, table=table, spent=p.spent, passed=False, status_cards=p.status_cards
+    )
     seats = list(players)
     seats[seat] = bidder
     players = tuple(seats)
@@ -672,11 +694,18 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     nxt = (seat + 1) % n
     while players[nxt].passed:  # only a normal auction has passed players (R6)
         nxt = (nxt + 1) % n
-    new = _game_state(
-        state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed, None
+    new = game_state(
+        config=state.config,
+        players=players,
+        deck=state.deck,
+        phase=_AUCTION,
+        turn=nxt,
+        auction=state.auction,
+        removed=state.removed,
+        ending_card=None,
     )
     # Only the bidder's total changed, and it only grew.
-    _set_highest_bid(new, max(state._highest, sum(table)))
+    set_highest_bid(new, max(state.highest_bid, sum(table)))
     return new
 
 
@@ -701,7 +730,9 @@ def _pass(state: GameState, seat: int) -> GameState:
         return _end_disgrace_auction(state, seat, card)
     p = state.players[seat]
     hand = p.hand | p.table if p.table else p.hand
-    passer = _player_state(hand, _NOTHING, p.spent, True, p.status_cards)
+    passer = player_state(
+        hand=hand, table=_NOTHING, spent=p.spent, passed=True, status_cards=p.status_cards
+    )
     seats = list(state.players)
     seats[seat] = passer
     players = tuple(seats)
@@ -714,27 +745,20 @@ def _pass(state: GameState, seat: int) -> GameState:
         after = (after + 1) % n
     if after == nxt:  # R6: the last player in takes the card
         return _end_normal_auction(state, players, nxt, card)
-    new = _game_state(
-        state.config, players, state.deck, _AUCTION, nxt, state.auction, state.removed, None
+    new = game_state(
+        config=state.config,
+        players=players,
+        deck=state.deck,
+        phase=_AUCTION,
+        turn=nxt,
+        auction=state.auction,
+        removed=state.removed,
+        ending_card=None,
     )
-    highest = state._highest
+    highest = state.highest_bid
     if not p.table or sum(p.table) < highest:  # the passer did not hold the highest bid
-        _set_highest_bid(new, highest)
+        set_highest_bid(new, highest)
     return new
-
-
-#: Canonical rank of each card by its value: a dict keyed by the value string, because
-#: hashing an Enum member is a Python-level call (``Enum.__hash__``).
-_RANK = {card._value_: rank for rank, card in enumerate(StatusCard)}
-
-
-def _with_card(cards: tuple[StatusCard, ...], card: StatusCard) -> tuple[StatusCard, ...]:
-    """``sort_cards((*cards, card))`` for ``cards`` already in canonical order."""
-    rank = _RANK[card._value_]
-    for i, c in enumerate(cards):
-        if _RANK[c._value_] > rank:
-            return (*cards[:i], card, *cards[i:])
-    return (*cards, card)
 
 
 def _end_normal_auction(
@@ -747,7 +771,15 @@ def _end_normal_auction(
     for i, p in enumerate(players):
         if i != winner:
             face_up = face_up or bool(p.table)
-            new_players.append(_player_state(p.hand, p.table, p.spent, False, p.status_cards))
+            new_players.append(
+                player_state(
+                    hand=p.hand,
+                    table=p.table,
+                    spent=p.spent,
+                    passed=False,
+                    status_cards=p.status_cards,
+                )
+            )
             continue
         owned = p.status_cards
         if _FAUX_PAS in owned and card in _LUXURY:
@@ -755,13 +787,28 @@ def _end_normal_auction(
             owned = tuple(c for c in owned if c is not _FAUX_PAS)
             removed = sort_cards((*removed, _FAUX_PAS, card))
         else:
-            owned = _with_card(owned, card)
-        new_players.append(_player_state(p.hand, _NOTHING, p.spent | p.table, False, owned))
-    new = _game_state(
-        state.config, tuple(new_players), state.deck, _REVEAL, winner, None, removed, None
+            owned = with_card(owned, card)
+        new_players.append(
+            player_state(
+                hand=p.hand,
+                table=_NOTHING,
+                spent=p.spent | p.table,
+                passed=False,
+                status_cards=owned,
+            )
+        )
+    new = game_state(
+        config=state.config,
+        players=tuple(new_players),
+        deck=state.deck,
+        phase=_REVEAL,
+        turn=winner,
+        auction=None,
+        removed=removed,
+        ending_card=None,
     )
     if not face_up:  # always so: the others passed and took their cards back
-        _set_highest_bid(new, 0)
+        set_highest_bid(new, 0)
     return new
 
 
@@ -770,21 +817,42 @@ def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> Ga
     new_players = []
     for i, p in enumerate(state.players):
         if i == passer:
-            owned = _with_card(p.status_cards, card)
-            new_players.append(_player_state(p.hand | p.table, _NOTHING, p.spent, False, owned))
+            owned = with_card(p.status_cards, card)
+            new_players.append(
+                player_state(
+                    hand=p.hand | p.table,
+                    table=_NOTHING,
+                    spent=p.spent,
+                    passed=False,
+                    status_cards=owned,
+                )
+            )
         elif p.table or p.passed:
             new_players.append(
-                _player_state(p.hand, _NOTHING, p.spent | p.table, False, p.status_cards)
+                player_state(
+                    hand=p.hand,
+                    table=_NOTHING,
+                    spent=p.spent | p.table,
+                    passed=False,
+                    status_cards=p.status_cards,
+                )
             )
         else:  # nothing face up, not passed: the seat is unchanged
             new_players.append(p)
     # R8: with luxury cards to lose, the discard is the player's own next action.
     taker = new_players[passer]
     phase = _DISCARD if card is _FAUX_PAS and taker.luxury_cards else _REVEAL
-    new = _game_state(
-        state.config, tuple(new_players), state.deck, phase, passer, None, state.removed, None
+    new = game_state(
+        config=state.config,
+        players=tuple(new_players),
+        deck=state.deck,
+        phase=phase,
+        turn=passer,
+        auction=None,
+        removed=state.removed,
+        ending_card=None,
     )
-    _set_highest_bid(new, 0)  # every seat's face-up cards are gone
+    set_highest_bid(new, 0)  # every seat's face-up cards are gone
     return new
 
 
@@ -805,14 +873,16 @@ def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
     owned = list(p.status_cards)
     owned.remove(card)  # one of each, whatever else the seat holds
     owned.remove(_FAUX_PAS)
-    player = _player_state(p.hand, p.table, p.spent, p.passed, tuple(owned))
-    return _game_state(
-        state.config,
-        (*players[:seat], player, *players[seat + 1 :]),
-        state.deck,
-        _REVEAL,
-        seat,
-        None,
-        sort_cards((*state.removed, _FAUX_PAS, card)),
-        None,
+    player = player_state(
+        hand=p.hand, table=p.table, spent=p.spent, passed=p.passed, status_cards=tuple(owned)
+    )
+    return game_state(
+        config=state.config,
+        players=(*players[:seat], player, *players[seat + 1 :]),
+        deck=state.deck,
+        phase=_REVEAL,
+        turn=seat,
+        auction=None,
+        removed=sort_cards((*state.removed, _FAUX_PAS, card)),
+        ending_card=None,
     )

@@ -10,7 +10,7 @@ from fractions import Fraction
 import attrs
 
 from high_society.cards import StatusCard
-from high_society.errors import GameNotOverError
+from high_society.errors import GameNotOverError, OutOfRangeError
 from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
 from high_society.state import GameState, PlayerState
 
@@ -19,6 +19,7 @@ __all__ = [
     "StatusBreakdown",
     "breakdown",
     "cast_out",
+    "format_status",
     "result",
     "status",
     "status_of",
@@ -80,12 +81,17 @@ class StatusBreakdown:
             value = self.after_passe * self.prestige_factor
             steps.append(f"{self.prestige} prestige x{self.prestige_factor} = {value}")
         if self.scandale:
-            steps.append(f"Scandale / 2 = {_number(self.status)}")
+            steps.append(f"Scandale / 2 = {format_status(self.status)}")
         return ", ".join(steps)
 
 
-def _number(value: Fraction) -> str:
-    """``14``, ``7.5`` or ``-2.5``: halving once gives at most one decimal."""
+def format_status(value: Fraction) -> str:
+    """A status for people: ``14``, ``7.5`` or ``-2.5`` (halving once gives at most one
+    decimal, so the decimal is exact).
+
+    >>> format_status(Fraction(14)), format_status(Fraction(-5, 2))
+    ('14', '-2.5')
+    """
     return str(value.numerator) if value.denominator == 1 else str(float(value))
 
 
@@ -121,7 +127,7 @@ def breakdown(state: GameState, seat: int) -> StatusBreakdown:
     """The status breakdown of ``seat`` now; mid-game too.
 
     Raises:
-        IndexError: ``seat`` is not a seat of this game.
+        OutOfRangeError: ``seat`` is not a seat of this game (an :class:`IndexError`).
     """
     return status_of(_player(state, seat).status_cards)
 
@@ -134,14 +140,14 @@ def status(state: GameState, seat: int) -> Fraction:
     Fraction(0, 1)
 
     Raises:
-        IndexError: ``seat`` is not a seat of this game.
+        OutOfRangeError: ``seat`` is not a seat of this game (an :class:`IndexError`).
     """
     return breakdown(state, seat).status
 
 
 def _player(state: GameState, seat: int) -> PlayerState:
     if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise IndexError(f"{seat!r} is not a seat (seats are 0 to {len(state.players) - 1})")
+        raise OutOfRangeError(f"{seat!r} is not a seat (seats are 0 to {len(state.players) - 1})")
     return state.players[seat]
 
 

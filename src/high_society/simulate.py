@@ -16,9 +16,11 @@ left: the standard workload for comparing engines.
 True
 """
 
+import functools
 import random
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor
 from fractions import Fraction
 
 import attrs
@@ -26,10 +28,10 @@ import attrs
 from high_society.bots import Bot, HeuristicBot, RandomBot
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
 from high_society.errors import InvalidConfigError
-from high_society.host import Dealer
-from high_society.rules import apply, new_game
+from high_society.host import Dealer, play
+from high_society.parallel import game_seed, run_chunks
+from high_society.rules import new_game
 from high_society.scoring import result
-from high_society.state import Phase
 
 __all__ = ["POLICIES", "SimulationStats", "simulate"]
 
@@ -160,17 +162,24 @@ def simulate(
     *,
     config: GameConfig = STANDARD,
     clock: Callable[[], float] = time.perf_counter,
+    jobs: int = 1,
+    executor: Executor | None = None,
+    workers: int | None = None,
 ) -> SimulationStats:
     """Play ``games`` games of ``players`` seats between ``policy`` bots; sum them up.
 
-    One bot per seat and one :class:`~high_society.Dealer` serve the whole run, all seeded
-    from ``seed``, so the figures (timing aside) depend only on the arguments. Each game is
-    played with :func:`~high_society.apply` (legality checked) and scored with
+    Game ``i`` deals its own bots and :class:`~high_society.host.Dealer`, seeded from ``(seed,
+    i)`` alone (:func:`~high_society.parallel.game_seed`), so the figures (timing aside)
+    depend only on the arguments, not on ``jobs`` (local processes) or ``executor`` (any
+    :class:`concurrent.futures.Executor`, ``workers`` its size; see
+    :func:`~high_society.parallel.run_chunks`). Each game is played with
+    :func:`~high_society.host.play` (legality checked) and scored with
     :func:`~high_society.result`; both count in the timing.
 
     Raises:
-        InvalidConfigError: ``players`` is not 3 to 5, ``games`` is negative, or ``policy``
-            is not one of :data:`POLICIES`.
+        InvalidConfigError: ``players`` is not 3 to 5, ``games`` is negative, ``policy``
+            is not one of :data:`POLICIES`, ``jobs`` is not an int >= 0, or ``workers`` is
+            not an int >= 1 or ``None``.
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
@@ -180,20 +189,51 @@ def simulate(
         raise InvalidConfigError(f"the number of games must be an int >= 0, not {games!r}")
     if policy not in POLICIES:
         raise InvalidConfigError(f"unknown policy {policy!r}: expected one of {POLICIES}")
-    rng = random.Random(seed)
-    bots = _bots(policy, players, rng)
-    draw = Dealer(rng.getrandbits(64)).draw
-    over, reveal = Phase.OVER, Phase.REVEAL
+    task = functools.partial(_play_games, players, seed, policy, config)
+    start = clock()
+    parts = run_chunks(task, games, jobs=jobs, executor=executor, workers=workers)
+    seconds = clock() - start
+    histogram = [0] * (len(config.deck) + 1)
+    for part in parts:
+        for n, count in enumerate(part.auction_histogram):
+            histogram[n] += count
+    while len(histogram) > 1 and not histogram[-1]:
+        histogram.pop()
+    return SimulationStats(
+        players=players,
+        games=games,
+        seed=seed,
+        policy=policy,
+        actions=sum(part.actions for part in parts),
+        auction_histogram=tuple(histogram),
+        wins=tuple(map(sum, zip(*(part.wins for part in parts), strict=True)))
+        if parts
+        else (0,) * players,
+        shared_wins=sum(part.shared_wins for part in parts),
+        no_winner=sum(part.no_winner for part in parts),
+        cast_out=tuple(map(sum, zip(*(part.cast_out for part in parts), strict=True)))
+        if parts
+        else (0,) * players,
+        winning_status_total=sum((part.winning_status_total for part in parts), Fraction(0)),
+        seconds=seconds,
+    )
+
+
+def _play_games(
+    players: int, seed: int, policy: str, config: GameConfig, indexes: range
+) -> SimulationStats:
+    """Games ``indexes`` of a run, summed up (``seconds`` is 0: the caller times the run)."""
     histogram = [0] * (len(config.deck) + 1)
     wins = [0] * players
     cast_out = [0] * players
     shared_wins = no_winner = actions = 0
     winning_status = Fraction(0)
-    start = clock()
-    for _ in range(games):
-        state = new_game(players, config)
-        while (phase := state.phase) is not over:
-            state = apply(state, draw(state) if phase is reveal else bots[state.turn].choose(state))
+    for index in indexes:
+        rng = random.Random(game_seed(seed, index))
+        bots = _bots(policy, players, rng)
+        dealer = Dealer(rng.getrandbits(64))
+        state = dealt = new_game(players, config)
+        for _, _, state in play(bots, dealer=dealer, start=dealt):  # noqa: B007 (kept: the last)
             actions += 1
         histogram[state.auctions_started] += 1
         outcome = result(state)
@@ -206,12 +246,9 @@ def simulate(
             winning_status += outcome.scores[outcome.winners[0]]
         else:
             no_winner += 1
-    seconds = clock() - start
-    while len(histogram) > 1 and not histogram[-1]:
-        histogram.pop()
     return SimulationStats(
         players=players,
-        games=games,
+        games=len(indexes),
         seed=seed,
         policy=policy,
         actions=actions,
@@ -221,5 +258,5 @@ def simulate(
         no_winner=no_winner,
         cast_out=tuple(cast_out),
         winning_status_total=winning_status,
-        seconds=seconds,
+        seconds=0.0,
     )

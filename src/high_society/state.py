@@ -11,6 +11,7 @@ from operator import attrgetter
 
 import attrs
 
+from high_society._immutable import copy_self, deepcopy_self
 from high_society.cards import GameConfig, StatusCard
 
 __all__ = ["GameState", "Phase", "PlayerState"]
@@ -50,6 +51,10 @@ class PlayerState:
     passed: bool = False
     status_cards: tuple[StatusCard, ...] = ()
 
+    # Immutable: a copy, deep or not, is the value itself.
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
+
     @property
     def money(self) -> int:
         """Money the player still owns: in hand plus face up (face-up cards may come back)."""
@@ -85,6 +90,8 @@ class GameState:
         auction: the status card being auctioned, or ``None`` outside an auction.
         removed: status cards out of the game (Faux Pas and the luxury cards it took).
         ending_card: the dark-green card whose reveal ended the game (R9), else ``None``.
+        highest_bid: the highest face-up total on the table this round (0 when nobody has
+            bid); read-only, worked out from ``players`` on first use.
     """
 
     config: GameConfig
@@ -96,6 +103,33 @@ class GameState:
     removed: tuple[StatusCard, ...] = ()
     ending_card: StatusCard | None = None
 
+    # Immutable: a copy, deep or not, is the value itself.
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
+
+    def __str__(self) -> str:
+        """One line for people: what the game waits for and how many cards are left.
+
+        >>> from high_society import new_game
+        >>> print(new_game(4))
+        4 players; reveal due, Seat 0 starts the round; 16 cards in the deck
+        """
+        phase = self.phase
+        if phase is Phase.AUCTION and self.auction is not None:
+            what = (
+                f"auction of {self.auction.label}, Seat {self.turn} to act, "
+                f"highest bid {self.highest_bid}"
+            )
+        elif phase is Phase.DISCARD:
+            what = f"Seat {self.turn} must discard a luxury card for Faux Pas"
+        elif phase is Phase.OVER:
+            ended = self.ending_card
+            what = "game over" + (f", ended by {ended.label}" if ended is not None else "")
+        else:
+            what = f"reveal due, Seat {self.turn} starts the round"
+        left = len(self.deck)
+        return f"{len(self.players)} players; {what}; {left} card{'s' * (left != 1)} in the deck"
+
     @property
     def num_players(self) -> int:
         """How many seats the game has (3 to 5)."""
@@ -106,16 +140,12 @@ class GameState:
         """True once the game has ended (R9)."""
         return self.phase is Phase.OVER
 
-    @property
+    @functools.cached_property
     def highest_bid(self) -> int:
         """The highest face-up total on the table this round (0 when nobody has bid)."""
-        return self._highest
-
-    @functools.cached_property
-    def _highest(self) -> int:
-        # Worked out once per state and kept in a slot of its own. Not a field: equality,
-        # hashing, repr and pickling ignore it, and it always equals what the players'
-        # tables add up to (the rules fill it only with a value they know for certain).
+        # Worked out once per state and kept in a slot of its own (attrs makes a cached
+        # property a slot; high_society._fast fills it when a transition knows the value).
+        # Not a field: equality, hashing, repr and pickling ignore it.
         return max(map(sum, map(_TABLE, self.players)))
 
     @property
@@ -125,65 +155,3 @@ class GameState:
 
 
 _TABLE = attrgetter("table")
-# attrs turns the cached property into a slot; the rules fill it when a transition knows
-# the value for certain (a bid raises it to the bidder's total, ...), else it is computed
-# on first use.
-_set_highest_bid = GameState.__dict__["_highest"].__set__
-
-# Fast constructors for the rules' hot path. They build exactly what the attrs ``__init__``
-# builds (the classes have no validators, converters or post-init), by setting each slot
-# through its descriptor: about twice as fast, which matters at a few states per action.
-_new = object.__new__
-_set_hand, _set_table, _set_spent, _set_passed, _set_status_cards = (
-    PlayerState.__dict__[a.name].__set__ for a in attrs.fields(PlayerState)
-)
-(
-    _set_config,
-    _set_players,
-    _set_deck,
-    _set_phase,
-    _set_turn,
-    _set_auction,
-    _set_removed,
-    _set_ending_card,
-) = (GameState.__dict__[a.name].__set__ for a in attrs.fields(GameState))
-
-
-def _player_state(
-    hand: frozenset[int],
-    table: frozenset[int],
-    spent: frozenset[int],
-    passed: bool,
-    status_cards: tuple[StatusCard, ...],
-) -> PlayerState:
-    """``PlayerState(hand, table, spent, passed, status_cards)``, built faster."""
-    p: PlayerState = _new(PlayerState)
-    _set_hand(p, hand)
-    _set_table(p, table)
-    _set_spent(p, spent)
-    _set_passed(p, passed)
-    _set_status_cards(p, status_cards)
-    return p
-
-
-def _game_state(
-    config: GameConfig,
-    players: tuple[PlayerState, ...],
-    deck: tuple[StatusCard, ...],
-    phase: Phase,
-    turn: int,
-    auction: StatusCard | None,
-    removed: tuple[StatusCard, ...],
-    ending_card: StatusCard | None,
-) -> GameState:
-    """``GameState(config, players, ..., ending_card)`` with every field given, built faster."""
-    s: GameState = _new(GameState)
-    _set_config(s, config)
-    _set_players(s, players)
-    _set_deck(s, deck)
-    _set_phase(s, phase)
-    _set_turn(s, turn)
-    _set_auction(s, auction)
-    _set_removed(s, removed)
-    _set_ending_card(s, ending_card)
-    return s

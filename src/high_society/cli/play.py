@@ -1,49 +1,45 @@
 """``high-society play``: you against the built-in bots, in a terminal.
 
 This is the example client that the client guide (``docs/client-guide.md``) walks through.
-It uses only the public API (``from high_society import ...``), as any front end would, and
-it reads moves from a text stream and writes to another, so a test can play it to the end
-with scripted input. ``examples/play_terminal.py`` launches this same program.
+It uses only the public API, as any front end would: the engine (``from high_society import
+...``), the bots, the game loop of :mod:`high_society.host` and the words of
+:mod:`high_society.text`. It reads moves from a text stream and writes to another, so a test
+can play it to the end with scripted input. ``examples/play_terminal.py`` launches this same
+program. (The module itself is part of the command line, not of the library's API.)
 
-The host loop is :func:`play_interactive`: ask who acts, let chance, a bot or the person
-choose, apply the action, tell what happened; at the end, show the result.
+:func:`play_interactive` seats the person as a :class:`Person`, a bot whose choice is what
+they type, and runs the library's one game loop (:func:`high_society.host.play`), telling
+each step as it comes; at the end, it shows the final table.
 """
 
 import argparse
 import random
 import re
 import sys
-from fractions import Fraction
-from typing import Protocol, TextIO, assert_never
+from typing import Protocol, TextIO
 
 from high_society import (
-    CHANCE,
     Action,
     Bid,
-    Bot,
-    Dealer,
     Discard,
     GameState,
-    HeuristicBot,
     Pass,
     Phase,
-    Reveal,
     StatusCard,
-    apply,
     min_bid_total,
     new_game,
-    result,
-    to_act,
     why_illegal,
 )
+from high_society.bots import Bot, HeuristicBot
+from high_society.host import Step, play
+from high_society.text import final_table, narrate
 
 __all__ = [
     "Console",
     "LineInput",
+    "Person",
     "Quit",
     "ask_move",
-    "final_table",
-    "narrate",
     "parse_move",
     "play_interactive",
     "register",
@@ -108,11 +104,6 @@ class Console:
         if self._echo:
             self.say(line.rstrip("\n"))
         return line.strip()
-
-
-def _number(value: Fraction) -> str:
-    """``14`` or ``7.5``: a status is halved at most once, so one decimal is exact."""
-    return str(value.numerator) if value.denominator == 1 else str(float(value))
 
 
 def _cards(values: frozenset[int]) -> str:
@@ -217,76 +208,22 @@ def ask_move(state: GameState, you: int, names: tuple[str, ...], console: Consol
         console.say(f"  ! {error.message_with_names(names)}")
 
 
-def narrate(
-    before: GameState, action: Action, after: GameState, names: tuple[str, ...], round_no: int
-) -> list[str]:
-    """What happened, in words: the card revealed, the bid or pass, who took the card."""
-    match action:
-        case Reveal(card):
-            if after.is_over:
-                return ["", f"{card.label} is the last dark-green card: the game ends at once."]
-            return ["", f"Round {round_no}: {card.label}. {_says(names, after.turn, 'starts')}."]
-        case Bid(seat, _):
-            added = " + ".join(map(str, sorted(action.cards)))
-            return [f"  {_says(names, seat, 'bids')} {added} ({after.players[seat].bid} face up)"]
-        case Pass(seat):
-            lines = [f"  {_says(names, seat, 'passes')}"]
-            if after.phase is not Phase.AUCTION:
-                lines.append(_round_end(before, after, seat, names))
-            return lines
-        case Discard(seat, card):
-            return [f"  {_says(names, seat, 'discards')} {card.label} with the Faux Pas"]
-        case _:
-            assert_never(action)
+class Person:
+    """The person at the table, seated like a bot: their choice is what they type."""
 
+    def __init__(self, you: int, names: tuple[str, ...], console: Console) -> None:
+        self._you = you
+        self._names = names
+        self._console = console
 
-def _says(names: tuple[str, ...], seat: int, verb: str) -> str:
-    """``"Ben passes"`` but ``"You pass"``."""
-    name = names[seat]
-    if name == "You":
-        verb = verb.removesuffix("es") if verb.endswith("sses") else verb.removesuffix("s")
-    return f"{name} {verb}"
+    def choose(self, state: GameState) -> Action:
+        """Show the situation and ask for a legal action (see :func:`ask_move`).
 
-
-def _round_end(before: GameState, after: GameState, passer: int, names: tuple[str, ...]) -> str:
-    card = before.auction
-    assert card is not None
-    if card.is_disgrace:
-        line = f"  -> {_says(names, passer, 'takes')} {card.label}"
-        taker = after.players[passer]
-        if card is StatusCard.FAUX_PAS and after.phase is Phase.REVEAL and taker.faux_pas_pending:
-            line += " (no luxury card yet: it will take the next one)"
-        return line
-    winner = after.turn
-    paid = before.players[winner].table
-    price = f"for {' + '.join(map(str, sorted(paid)))}" if paid else "for free"
-    line = f"  -> {_says(names, winner, 'takes')} {card.label} {price}"
-    if card.is_luxury and before.players[winner].faux_pas_pending:
-        line += ", and the pending Faux Pas takes it at once"
-    return line
-
-
-def final_table(state: GameState, names: tuple[str, ...]) -> list[str]:
-    """The final table: each player's status with its breakdown, money, cast out, winners.
-
-    Raises:
-        GameNotOverError: the game is not over.
-    """
-    outcome = result(state)
-    width = max(len(n) for n in names)
-    lines = ["", "Final table"]
-    for seat, name in enumerate(names):
-        tags = [t for t, on in (("cast out", seat in outcome.cast_out),
-                                ("WINNER", seat in outcome.winners)) if on]  # fmt: skip
-        shown = _number(outcome.scores[seat])
-        lines.append(
-            f"  {name:<{width}}  status {shown:>5}  money {outcome.money[seat]:>3}  "
-            f"{outcome.breakdowns[seat].explain()}" + (f"  [{', '.join(tags)}]" if tags else "")
-        )
-    cast = ", ".join(names[i] for i in outcome.cast_out)
-    won = ", ".join(names[i] for i in outcome.winners) or "nobody (everyone is cast out)"
-    lines += [f"Cast out (least money): {cast}", f"Winner: {won}"]
-    return lines
+        Raises:
+            Quit: the person left the game.
+        """
+        self._console.say()
+        return ask_move(state, self._you, self._names, self._console)
 
 
 def play_interactive(
@@ -300,28 +237,21 @@ def play_interactive(
         Quit: the person left the game before the end.
         InvalidConfigError: ``players`` is not 3 to 5.
     """
-    state = new_game(players)
+    start = new_game(players)
     names = tuple("You" if seat == you else BOT_NAMES[seat] for seat in range(players))
     if bots is None:
         bots = {seat: HeuristicBot(seed * 100 + seat) for seat in range(players) if seat != you}
-    dealer = Dealer(seed)  # the host owns the shuffle: the state never knows the deck's order
-    round_no = 0
-    while (actor := to_act(state)) is not None:
-        if actor is CHANCE:
-            action: Action = dealer.draw(state)
-            round_no += 1
-        elif actor == you:
-            console.say()
-            action = ask_move(state, you, names, console)
-        else:
-            action = bots[actor].choose(state)
-        after = apply(state, action)  # legal by construction; apply would refuse otherwise
-        for line in narrate(state, action, after, names, round_no):
-            console.say(line)
-        state = after
-    for line in final_table(state, names):
+    seats = [Person(you, names, console) if seat == you else bots[seat] for seat in range(players)]
+    # The host owns the shuffle (a dealer seeded with ``seed``): the state never knows the
+    # deck's order. Each step is told as soon as it is played.
+    last: Step | None = None
+    for line, step in narrate(play(seats, seed=seed, start=start), names):
         console.say(line)
-    return state
+        last = step
+    assert last is not None  # a game has at least one step
+    for line in final_table(last.after, names):
+        console.say(line)
+    return last.after
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

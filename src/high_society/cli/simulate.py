@@ -5,21 +5,14 @@ import json
 import sys
 from typing import TextIO
 
-from high_society.cli._options import add_players_option
+from high_society.cli._options import add_games_option, add_jobs_option, add_players_option
+from high_society.errors import InvalidConfigError
 from high_society.simulate import POLICIES, SimulationStats, simulate
 
-__all__ = ["format_stats", "register", "run"]
+__all__ = ["ENGINES", "format_stats", "register", "run"]
 
-
-def _count(text: str) -> int:
-    """A whole number >= 1, for argparse (which turns the ValueError into exit code 2)."""
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
-_count.__name__ = "count"  # argparse names the type in its message: "invalid count value"
+#: The engines ``--engine`` chooses from: the reducer, or ``high_society.batch``.
+ENGINES = ("reducer", "batch")
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -33,7 +26,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "The statistics depend only on the arguments; the timing does not.",
     )
     add_players_option(parser, "players per game (3 to 5, default 4)")
-    parser.add_argument("--games", type=_count, default=1000, help="number of games (default 1000)")
+    add_games_option(parser, 1000)
     parser.add_argument("--seed", type=int, default=1, help="seed for bots and deck (default 1)")
     parser.add_argument(
         "--policy",
@@ -41,20 +34,47 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         default="uniform",
         help="uniformly random bots or the heuristic bot (default uniform)",
     )
+    add_jobs_option(parser)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="reducer",
+        help="the reducer (apply, default) or the vectorised batch engine (uniform policy "
+        "only; needs the batch extra: pip install 'high-society[batch]')",
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Run the simulation that ``args`` describe and print the report."""
+    """Run the simulation that ``args`` describe and print the report.
+
+    Raises:
+        InvalidConfigError: ``--engine batch`` with a policy other than ``uniform``, or
+            without the batch extra (numpy and numba) installed.
+    """
     stream = out if out is not None else sys.stdout
-    stats = simulate(args.players, args.games, args.seed, args.policy)
+    if getattr(args, "engine", "reducer") == "batch":
+        stats = _simulate_batch(args)
+    else:
+        stats = simulate(args.players, args.games, args.seed, args.policy, jobs=args.jobs)
     if args.json:
         print(json.dumps(stats.as_dict(), indent=2), file=stream)
     else:
         for line in format_stats(stats):
             print(line, file=stream)
     return 0
+
+
+def _simulate_batch(args: argparse.Namespace) -> SimulationStats:
+    """``simulate`` on the batch engine (imported here: numba loads only when asked for)."""
+    if args.policy != "uniform":
+        raise InvalidConfigError("the batch engine plays only the uniform policy")
+    try:
+        from high_society.batch import simulate as simulate_batch
+    except ImportError as error:  # the batch extra is not installed
+        raise InvalidConfigError(f"--engine batch: {error}") from error
+    return simulate_batch(args.players, args.games, args.seed)
 
 
 def _percent(part: float) -> str:

@@ -1,4 +1,4 @@
-"""Precomputed bid tables: every subset of a hand, sorted by what it adds.
+"""Precomputed bid tables (internal): every subset of a hand, sorted by what it adds.
 
 The legal bids of a player are the non-empty subsets of their hand whose total lifts their
 face-up cards above the highest bid (R5). Sorted by total, they are a suffix of this table,
@@ -9,7 +9,7 @@ A table depends only on the hand, so it is built once per distinct hand and kept
 from array import array
 from collections.abc import Sequence
 
-__all__ = ["BidTable", "bid_table"]
+__all__ = ["TABLES", "BidTable", "bid_table"]
 
 #: Every subset handed out so far, by its value mask (bit ``v`` set for money value ``v``).
 #: Tables of different hands share these frozensets, so a table holds only two arrays, and
@@ -80,17 +80,18 @@ def _subset(mask: int) -> frozenset[int]:
 
 
 #: Tables by hand. The 2**11 hands of the standard game all fit; a plain dict is cheaper
-#: to consult than ``functools.lru_cache``, and ``rules`` reads it directly.
-_TABLES: dict[frozenset[int], BidTable] = {}
+#: to consult than ``functools.lru_cache``, and the hot path in ``rules`` indexes it first,
+#: calling :func:`bid_table` only for a hand not seen yet.
+TABLES: dict[frozenset[int], BidTable] = {}
 _TABLES_LIMIT = 8192
 
 
 def bid_table(hand: frozenset[int]) -> BidTable:
-    """The (cached) table of ``hand``."""
+    """The (cached) table of ``hand``, built on first use."""
     try:
-        return _TABLES[hand]
+        return TABLES[hand]
     except KeyError:
-        if len(_TABLES) >= _TABLES_LIMIT:
-            _TABLES.clear()
-        table = _TABLES[hand] = BidTable(hand)
+        if len(TABLES) >= _TABLES_LIMIT:
+            TABLES.clear()
+        table = TABLES[hand] = BidTable(hand)
         return table

@@ -1,0 +1,595 @@
+"""``GameBatch``: many games in lockstep over numpy arrays, stepped by compiled kernels."""
+
+from collections.abc import Sequence
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from high_society.actions import Bid, Discard, Pass
+from high_society.batch import _kernels
+from high_society.batch._convert import Row, row_from_state, state_from_row
+from high_society.batch._tables import tables
+from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig, StatusCard
+from high_society.errors import HighSocietyError, InvalidConfigError, Reason
+from high_society.invariants import state_problems
+from high_society.rules import why_illegal
+from high_society.state import GameState
+
+__all__ = ["BatchError", "BatchResults", "GameBatch", "IllegalActionIdError", "Seed"]
+
+#: A seed for the whole batch (an int >= 0), or one int >= 0 per game.
+Seed = int | Sequence[int]
+
+_POLICY_SALT = 0x5DEECE66D  # the policy stream of a game differs from its reveal stream
+_SEED_LIMIT = 1 << 64
+
+
+class BatchError(HighSocietyError, ValueError):
+    """Bad input to the batch engine: a wrong shape, seed, game index or state."""
+
+
+class IllegalActionIdError(BatchError):
+    """An action id that is not legal in its game; nothing was applied to any game.
+
+    Attributes:
+        game: the index of the first game whose id is illegal.
+        action_id: that id.
+        reason: why the reducer refuses the action (see :class:`~high_society.Reason`), or
+            ``None`` when the id is no action id of the config at all.
+    """
+
+    def __init__(self, game: int, action_id: int, reason: Reason | None, why: str) -> None:
+        super().__init__(f"game {game}: action id {action_id} is not legal: {why}")
+        self.game = game
+        self.action_id = action_id
+        self.reason = reason
+
+
+@attrs.frozen(eq=False)
+class BatchResults:
+    """R10-R12 for every game of a batch, one row per game; rows of unfinished games are
+    zeros and ``False``.
+
+    Attributes:
+        scores: ``(N, players)`` float64: each seat's status (R11; halves are exact).
+        money: ``(N, players)`` int64: each seat's money left.
+        cast_out: ``(N, players)`` bool: the seats cast out (R10).
+        winners: ``(N, players)`` bool: the winning seats (R12); none when all are cast out.
+    """
+
+    scores: npt.NDArray[np.float64]
+    money: npt.NDArray[np.int64]
+    cast_out: npt.NDArray[np.bool_]
+    winners: npt.NDArray[np.bool_]
+
+    @property
+    def returns(self) -> npt.NDArray[np.float64]:
+        """``(N, players)``: the winners of a game share 1, every other seat gets 0 (the
+        convention of ``high_society.observation.returns``); 0 for unfinished games."""
+        count = self.winners.sum(axis=1, keepdims=True)
+        shares = np.zeros(self.winners.shape, dtype=np.float64)
+        np.divide(self.winners, count, out=shares, where=count > 0)
+        return shares
+
+
+class GameBatch:
+    """``num_games`` games of ``players`` seats, played in lockstep.
+
+    Each game rests at a decision (a seat to bid, pass or discard) or is over: the reveals
+    (R4) are drawn by the engine, from each game's own random stream, as soon as they are
+    due. Actions are the integer ids of the encoding (``high_society.encoding``): 0 is
+    Pass, ``1 .. 2**m - 1`` the bids by the positions of the cards they add, ``2**m + v - 1``
+    the discard of luxury ``v``.
+
+    >>> import numpy as np
+    >>> batch = GameBatch(4, players=3, seed=7)
+    >>> batch.legal_action_mask().shape
+    (4, 2058)
+    >>> ended = batch.step(np.zeros(4, dtype=np.int64))  # seat 0 passes in every game
+    >>> ended.any()  # too early: a game ends at its fourth dark-green reveal (R9)
+    np.False_
+
+    Raises:
+        InvalidConfigError: ``players`` is not 3 to 5, or the config has more money cards
+            than the batch engine plays (see :data:`MAX_MONEY_CARDS`).
+        BatchError: ``num_games`` is not an int >= 1, or a bad ``seed`` (see :meth:`reset`).
+    """
+
+    __slots__ = (
+        "_auction",
+        "_deck",
+        "_ended",
+        "_ending",
+        "_hand",
+        "_highest",
+        "_owned",
+        "_passed",
+        "_phase",
+        "_policy_rng",
+        "_removed",
+        "_rng",
+        "_table",
+        "_tables",
+        "_turn",
+    )
+
+    def __init__(
+        self,
+        num_games: int,
+        players: int,
+        *,
+        config: GameConfig = STANDARD,
+        seed: Seed = 0,
+    ) -> None:
+        if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise InvalidConfigError(
+                f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r} (R3)"
+            )
+        if type(num_games) is not int or num_games < 1:
+            raise BatchError(f"the number of games must be an int >= 1, not {num_games!r}")
+        self._tables = tables(config)
+        n, p, c = num_games, players, _kernels.NUM_CARDS
+        self._hand = np.zeros((n, p), dtype=np.int64)
+        self._table = np.zeros((n, p), dtype=np.int64)
+        self._passed = np.zeros((n, p), dtype=np.bool_)
+        self._owned = np.zeros((n, p, c), dtype=np.int8)
+        self._deck = np.zeros((n, c), dtype=np.int8)
+        self._removed = np.zeros((n, c), dtype=np.int8)
+        self._phase = np.zeros(n, dtype=np.int8)
+        self._turn = np.zeros(n, dtype=np.int64)
+        self._auction = np.zeros(n, dtype=np.int64)
+        self._ending = np.zeros(n, dtype=np.int64)
+        self._highest = np.zeros(n, dtype=np.int64)
+        self._rng = np.zeros(n, dtype=np.uint64)
+        self._policy_rng = np.zeros(n, dtype=np.uint64)
+        self._ended = np.zeros(n, dtype=np.bool_)
+        self.reset(seed)
+
+    # --- Shape ------------------------------------------------------------------------------
+
+    @property
+    def num_games(self) -> int:
+        """How many games the batch plays (``N``)."""
+        return int(self._phase.shape[0])
+
+    @property
+    def num_players(self) -> int:
+        """Seats per game (3 to 5)."""
+        return int(self._hand.shape[1])
+
+    @property
+    def config(self) -> GameConfig:
+        """The games' parameters."""
+        return self._tables.config
+
+    @property
+    def num_actions(self) -> int:
+        """The number of action ids: ``2**m + 10`` (standard 2,058)."""
+        return self._tables.num_actions
+
+    @property
+    def observation_size(self) -> int:
+        """Floats per observation: ``47 + players * (2 * m + 16)`` (observation layout)."""
+        return _kernels.GLOBAL_SIZE + self.num_players * (2 * len(self.config.money) + 16)
+
+    # --- Reset ------------------------------------------------------------------------------
+
+    def reset(self, seed: Seed | None = None) -> None:
+        """Start a new game in every game of the batch (and draw its first reveal).
+
+        With ``seed`` the random streams start afresh: an int seeds the whole batch (game
+        ``g`` gets the ``g``-th seed that ``numpy.random.SeedSequence(seed)`` generates), a
+        sequence gives each game its own seed, so that a game plays the same in any batch.
+        Without it the streams go on.
+
+        Raises:
+            BatchError: ``seed`` is not an int from 0 to ``2**64 - 1``, nor a sequence of
+                ``num_games`` of them.
+        """
+        if seed is not None:
+            seeds = _game_seeds(seed, self.num_games)
+            _kernels.seed_streams(self._rng, seeds)
+            _kernels.seed_streams(self._policy_rng, seeds ^ np.uint64(_POLICY_SALT))
+        self._new_games(np.ones(self.num_games, dtype=np.bool_))
+
+    def reset_games(self, games: npt.ArrayLike) -> None:
+        """Start a new game in the games that ``games`` selects (a bool mask of length
+        ``num_games``, or game indexes); the others are left as they are. Their random
+        streams go on.
+
+        >>> batch = GameBatch(2, players=3)
+        >>> batch.reset_games(batch.is_over)  # explicit reset of the finished games
+
+        Raises:
+            BatchError: ``games`` is neither a bool mask of length ``num_games`` nor
+                indexes of games.
+        """
+        self._new_games(self._selection(games))
+
+    def _new_games(self, which: npt.NDArray[np.bool_]) -> None:
+        t = self._tables
+        _kernels.new_games(
+            which,
+            t.full_hand,
+            t.deck0,
+            self._hand,
+            self._table,
+            self._passed,
+            self._owned,
+            self._deck,
+            self._removed,
+            self._phase,
+            self._turn,
+            self._auction,
+            self._ending,
+            self._highest,
+            self._rng,
+        )
+
+    def _selection(self, games: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        chosen = np.asarray(games)
+        n = self.num_games
+        if chosen.dtype == np.bool_ and chosen.shape == (n,):
+            return chosen.copy()
+        if chosen.ndim == 1 and (chosen.size == 0 or np.issubdtype(chosen.dtype, np.integer)):
+            if chosen.size and (chosen.min() < 0 or chosen.max() >= n):
+                raise BatchError(f"game indexes must be from 0 to {n - 1}")
+            which = np.zeros(n, dtype=np.bool_)
+            which[chosen.astype(np.int64)] = True
+            return which
+        raise BatchError(
+            f"expected a bool mask of shape ({n},) or game indexes, not an array of "
+            f"shape {chosen.shape} and type {chosen.dtype}"
+        )
+
+    # --- Questions --------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> npt.NDArray[np.bool_]:
+        """``(N,)``: which games have ended (R9). A fresh array."""
+        over: npt.NDArray[np.bool_] = self._phase == _kernels.OVER
+        return over
+
+    @property
+    def to_act(self) -> npt.NDArray[np.int64]:
+        """``(N,)``: the seat to act in each game, ``-1`` in finished games. A fresh array."""
+        seats: npt.NDArray[np.int64] = np.where(self.is_over, -1, self._turn)
+        return seats
+
+    @property
+    def auctions_started(self) -> npt.NDArray[np.int64]:
+        """``(N,)``: status cards revealed and auctioned so far (the ending card aside)."""
+        revealed = int(self._tables.deck0.sum()) - self._deck.sum(axis=1, dtype=np.int64)
+        started: npt.NDArray[np.int64] = revealed - (self._ending >= 0)
+        return started
+
+    def legal_action_mask(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
+        """``(N, num_actions)``: ``True`` for every legal action id of each game; a finished
+        game's row is all ``False``. Written into ``out`` when given (reused buffers save
+        an allocation per step).
+
+        Raises:
+            BatchError: ``out`` is not a C-contiguous bool array of that shape.
+        """
+        if out is None:
+            out = np.empty((self.num_games, self.num_actions), dtype=np.bool_)
+        else:
+            _check_out(out, (self.num_games, self.num_actions), np.bool_)
+        t = self._tables
+        _kernels.legal_mask(
+            out,
+            t.num_bids,
+            t.sums,
+            t.offsets,
+            t.bid_totals,
+            t.bid_ids,
+            self._hand,
+            self._table,
+            self._owned,
+            self._phase,
+            self._turn,
+            self._highest,
+        )
+        return out
+
+    def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+        """``(N,)``: one legal action id per game, uniform among all its legal actions (the
+        ``uniform`` policy of ``high_society.simulate.simulate``); ``0`` for finished
+        games. Drawn from each game's policy stream, apart from the reveals' stream.
+
+        Raises:
+            BatchError: ``out`` is not a C-contiguous int64 array of shape ``(N,)``.
+        """
+        if out is None:
+            out = np.empty(self.num_games, dtype=np.int64)
+        else:
+            _check_out(out, (self.num_games,), np.int64)
+        t = self._tables
+        _kernels.sample_legal(
+            out,
+            t.num_bids,
+            t.sums,
+            t.offsets,
+            t.bid_totals,
+            t.bid_ids,
+            self._hand,
+            self._table,
+            self._owned,
+            self._phase,
+            self._turn,
+            self._highest,
+            self._policy_rng,
+        )
+        return out
+
+    def observations(
+        self,
+        seat: int | npt.ArrayLike | None = None,
+        out: npt.NDArray[np.float32] | None = None,
+    ) -> npt.NDArray[np.float32]:
+        """``(N, observation_size)`` float32: each game as ``seat`` sees it, in the layout of
+        ``high_society.observation.observation_tensor`` (R14; seats rotated so the observer
+        comes first). ``seat`` is one seat for every game, one per game, or ``None`` for the
+        seat to act (the last round's starter in a finished game).
+
+        Raises:
+            BatchError: a seat is not from 0 to ``players - 1``, or ``out`` is not a
+                C-contiguous float32 array of that shape.
+        """
+        n = self.num_games
+        if seat is None:
+            seats = self._turn
+        else:
+            try:
+                seats = np.broadcast_to(np.asarray(seat), (n,))
+            except ValueError:
+                raise BatchError(f"expected one seat, or one seat per game ({n})") from None
+            if not np.issubdtype(seats.dtype, np.integer) or seats.dtype == np.bool_:
+                raise BatchError(f"seats must be ints, not {seats.dtype}")
+            if seats.min() < 0 or seats.max() >= self.num_players:
+                raise BatchError(f"seats must be from 0 to {self.num_players - 1}")
+            seats = np.ascontiguousarray(seats, dtype=np.int64)
+        if out is None:
+            out = np.empty((n, self.observation_size), dtype=np.float32)
+        else:
+            _check_out(out, (n, self.observation_size), np.float32)
+        _kernels.observe(
+            out,
+            seats,
+            len(self.config.money),
+            self._hand,
+            self._table,
+            self._passed,
+            self._owned,
+            self._deck,
+            self._removed,
+            self._phase,
+            self._turn,
+            self._auction,
+            self._highest,
+        )
+        return out
+
+    def results(self) -> BatchResults:
+        """R10-R12 for every finished game (zeros for the others): statuses, money, cast
+        out, winners and the returns (winners share 1)."""
+        n, p = self.num_games, self.num_players
+        scores = np.empty((n, p), dtype=np.float64)
+        money = np.empty((n, p), dtype=np.int64)
+        cast_out = np.empty((n, p), dtype=np.bool_)
+        winners = np.empty((n, p), dtype=np.bool_)
+        _kernels.results(
+            self._tables.sums,
+            self._hand,
+            self._table,
+            self._owned,
+            self._phase,
+            scores,
+            money,
+            cast_out,
+            winners,
+        )
+        return BatchResults(scores=scores, money=money, cast_out=cast_out, winners=winners)
+
+    def returns(self) -> npt.NDArray[np.float64]:
+        """``(N, players)``: each finished game's winners share 1, other seats get 0; all 0
+        in unfinished games and when everyone is cast out. Not zero-sum."""
+        return self.results().returns
+
+    # --- Step -------------------------------------------------------------------------------
+
+    def step(self, action_ids: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """Apply one action id per game, then draw the reveals that are due; return
+        ``(N,)`` bool: the games that ended in this step. A finished game ignores its id
+        (reset it with :meth:`reset_games`).
+
+        Every id is checked before any game changes: one illegal id, and nothing happens.
+
+        Raises:
+            IllegalActionIdError: an id is not legal in its game (the first such game).
+            BatchError: ``action_ids`` is not ``num_games`` integers.
+        """
+        actions = np.asarray(action_ids)
+        if (
+            actions.shape != (self.num_games,)
+            or not np.issubdtype(actions.dtype, np.integer)
+            or actions.dtype == np.bool_
+        ):
+            raise BatchError(
+                f"expected {self.num_games} integer action ids, not an array of shape "
+                f"{actions.shape} and type {actions.dtype}"
+            )
+        actions = np.ascontiguousarray(actions, dtype=np.int64)
+        t = self._tables
+        bad = _kernels.first_illegal(
+            actions,
+            t.num_bids,
+            t.sums,
+            self._hand,
+            self._table,
+            self._owned,
+            self._phase,
+            self._turn,
+            self._highest,
+        )
+        if bad >= 0:
+            raise self._illegal(bad, int(actions[bad]))
+        _kernels.step(
+            actions,
+            t.num_bids,
+            t.sums,
+            self._hand,
+            self._table,
+            self._passed,
+            self._owned,
+            self._deck,
+            self._removed,
+            self._phase,
+            self._turn,
+            self._auction,
+            self._ending,
+            self._highest,
+            self._rng,
+            self._ended,
+        )
+        return self._ended.copy()
+
+    def _illegal(self, game: int, action_id: int) -> IllegalActionIdError:
+        """The error for ``action_id`` in ``game``, with the reducer's reason when the id
+        names an action."""
+        t = self._tables
+        state = self.to_state(game)
+        seat = state.turn
+        if action_id == 0:
+            action: object = Pass(seat)
+        elif 0 < action_id < t.num_bids:
+            action = Bid(
+                seat, frozenset(v for i, v in enumerate(self.config.money) if action_id >> i & 1)
+            )
+        elif 0 <= action_id - t.num_bids < _kernels.LUXURY_CARDS:
+            action = Discard(seat, StatusCard.luxury(action_id - t.num_bids + 1))
+        else:
+            return IllegalActionIdError(
+                game, action_id, None, f"ids are from 0 to {t.num_actions - 1}"
+            )
+        error = why_illegal(state, action)
+        assert error is not None, "the kernels and the reducer disagree on legality"
+        return IllegalActionIdError(game, action_id, error.reason, str(error))
+
+    # --- To and from GameState ---------------------------------------------------------------
+
+    def to_state(self, game: int) -> GameState:
+        """Game ``game`` as a :class:`~high_society.GameState`, to inspect, score or validate
+        with the reducer (``apply``, ``result``, ``record`` ...).
+
+        Raises:
+            BatchError: ``game`` is not an index of this batch.
+        """
+        g = self._index(game)
+        seats = tuple(
+            (
+                int(self._hand[g, p]),
+                int(self._table[g, p]),
+                bool(self._passed[g, p]),
+                tuple(int(x) for x in self._owned[g, p]),
+            )
+            for p in range(self.num_players)
+        )
+        row: Row = (
+            seats,
+            tuple(int(x) for x in self._deck[g]),
+            tuple(int(x) for x in self._removed[g]),
+            int(self._phase[g]),
+            int(self._turn[g]),
+            int(self._auction[g]),
+            int(self._ending[g]),
+        )
+        return state_from_row(self.config, row)
+
+    def set_state(self, game: int, state: GameState) -> None:
+        """Make game ``game`` continue from ``state`` (from the reducer, a record, a test).
+        A state that waits for a reveal gets it at once, from the game's stream.
+
+        Raises:
+            BatchError: ``game`` is not an index of this batch, ``state`` has another
+                config or number of seats, or it breaks an invariant of reachable states
+                (:func:`~high_society.invariants.state_problems`).
+        """
+        g = self._index(game)
+        problems = state_problems(state)
+        if problems:
+            raise BatchError("not a valid state: " + "; ".join(problems))
+        if state.config != self.config or state.num_players != self.num_players:
+            raise BatchError(
+                f"the batch plays {self.num_players} seats of {self.config!r}, the state "
+                f"{state.num_players} seats of {state.config!r}"
+            )
+        seats, deck, removed, phase, turn, auction, ending = row_from_state(state)
+        for p, (hand, table, passed, owned) in enumerate(seats):
+            self._hand[g, p] = hand
+            self._table[g, p] = table
+            self._passed[g, p] = passed
+            self._owned[g, p] = owned
+        self._deck[g] = deck
+        self._removed[g] = removed
+        self._phase[g] = phase
+        self._turn[g] = turn
+        self._auction[g] = auction
+        self._ending[g] = ending
+        self._highest[g] = state.highest_bid
+        # A state due for a reveal gets it now; no other game of the batch rests at one.
+        _kernels.reveal_due(self._deck, self._phase, self._auction, self._ending, self._rng)
+
+    @classmethod
+    def from_states(cls, states: Sequence[GameState], *, seed: Seed = 0) -> "GameBatch":
+        """A batch of ``len(states)`` games, each continuing from its state.
+
+        Raises:
+            BatchError: no states, or they differ in config or number of seats, or one is
+                not valid (see :meth:`set_state`).
+        """
+        if not states:
+            raise BatchError("from_states needs at least one state")
+        batch = cls(len(states), states[0].num_players, config=states[0].config, seed=seed)
+        for g, state in enumerate(states):
+            batch.set_state(g, state)
+        return batch
+
+    def _index(self, game: int) -> int:
+        # numpy's integers too (an index from np.flatnonzero), but not bools.
+        if (
+            not isinstance(game, int | np.integer)
+            or isinstance(game, bool)
+            or not (0 <= game < self.num_games)
+        ):
+            raise BatchError(f"{game!r} is not a game of this batch (0 to {self.num_games - 1})")
+        return int(game)
+
+
+def _game_seeds(seed: Seed, n: int) -> npt.NDArray[np.uint64]:
+    if type(seed) is int:
+        if not 0 <= seed < _SEED_LIMIT:
+            raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {seed!r}")
+        seeds: npt.NDArray[np.uint64] = (
+            np.random.SeedSequence(seed).generate_state(n, dtype=np.uint64).astype(np.uint64)
+        )
+        return seeds
+    if isinstance(seed, Sequence) and not isinstance(seed, str | bytes):
+        if len(seed) != n or not all(type(s) is int and 0 <= s < _SEED_LIMIT for s in seed):
+            raise BatchError(f"expected {n} seeds, each an int from 0 to 2**64 - 1")
+        return np.array(seed, dtype=np.uint64)
+    raise BatchError(f"a seed is an int or a sequence of ints, not {seed!r}")
+
+
+def _check_out(out: npt.NDArray[np.generic], shape: tuple[int, ...], dtype: type) -> None:
+    if (
+        not isinstance(out, np.ndarray)
+        or out.shape != shape
+        or out.dtype != dtype
+        or not out.flags.c_contiguous
+        or not out.flags.writeable
+    ):
+        raise BatchError(
+            f"out must be a writable C-contiguous {np.dtype(dtype)} array of shape {shape}"
+        )

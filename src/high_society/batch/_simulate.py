@@ -1,0 +1,120 @@
+"""Uniform-random games on the batch engine's compiled rules, summed up as
+``high_society.simulate.simulate`` sums up the reducer's (``simulate --engine batch``)."""
+
+import time
+from collections.abc import Callable
+from fractions import Fraction
+
+import numpy as np
+
+from high_society.batch import _kernels
+from high_society.batch._engine import BatchError
+from high_society.batch._tables import tables
+from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
+from high_society.errors import InvalidConfigError
+from high_society.simulate import SimulationStats
+
+__all__ = ["simulate"]
+
+_POLICY_SALT = np.uint64(0x5DEECE66D)
+
+
+def simulate(
+    players: int,
+    games: int,
+    seed: int,
+    *,
+    config: GameConfig = STANDARD,
+    clock: Callable[[], float] = time.perf_counter,
+) -> SimulationStats:
+    """Play ``games`` uniform-random games of ``players`` seats on the batch engine.
+
+    The ``uniform`` policy of ``high_society.simulate.simulate``: every decision is
+    uniform among all legal actions, every reveal uniform over the cards left. The games
+    are played one after the other inside one compiled loop, with the same per-game rules
+    as :meth:`GameBatch.step` and :meth:`GameBatch.sample_actions` (the games of a
+    one-game batch seeded with ``seed``). The figures (timing aside) depend only on the
+    arguments; they are not the reducer's games for the same seed (the random streams
+    differ), but games of the same distribution.
+
+    >>> stats = simulate(players=4, games=500, seed=1)
+    >>> stats.games, 3 <= stats.auctions_min <= stats.auctions_max <= 15
+    (500, True)
+
+    Raises:
+        InvalidConfigError: ``players`` is not 3 to 5, ``games`` is negative, or the
+            config has more money cards than the batch engine plays.
+        BatchError: ``seed`` is not an int from 0 to ``2**64 - 1``.
+    """
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidConfigError(
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r} (R3)"
+        )
+    if type(games) is not int or games < 0:
+        raise InvalidConfigError(f"the number of games must be an int >= 0, not {games!r}")
+    if type(seed) is not int or not 0 <= seed < 1 << 64:
+        raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {seed!r}")
+    t = tables(config)
+    p, c = players, _kernels.NUM_CARDS
+    rng = np.zeros(1, dtype=np.uint64)
+    policy_rng = np.zeros(1, dtype=np.uint64)
+    seeds = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64).astype(np.uint64)
+    _kernels.seed_streams(rng, seeds)
+    _kernels.seed_streams(policy_rng, seeds ^ _POLICY_SALT)
+    histogram = np.zeros(len(config.deck) + 1, dtype=np.int64)
+    wins = np.zeros(p, dtype=np.int64)
+    cast_out = np.zeros(p, dtype=np.int64)
+    counts = np.zeros(4, dtype=np.int64)
+    status_total = np.zeros(1, dtype=np.float64)  # sums of halves of small ints: exact
+    start = clock()
+    _kernels.play_uniform(
+        games,
+        t.full_hand,
+        t.deck0,
+        t.num_bids,
+        t.sums,
+        t.offsets,
+        t.bid_totals,
+        t.bid_ids,
+        np.zeros((1, p), dtype=np.int64),
+        np.zeros((1, p), dtype=np.int64),
+        np.zeros((1, p), dtype=np.bool_),
+        np.zeros((1, p, c), dtype=np.int8),
+        np.zeros((1, c), dtype=np.int8),
+        np.zeros((1, c), dtype=np.int8),
+        np.zeros(1, dtype=np.int8),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        rng,
+        policy_rng,
+        np.zeros((1, p), dtype=np.float64),
+        np.zeros((1, p), dtype=np.int64),
+        np.zeros((1, p), dtype=np.bool_),
+        np.zeros((1, p), dtype=np.bool_),
+        histogram,
+        wins,
+        cast_out,
+        counts,
+        status_total,
+    )
+    seconds = clock() - start
+    hist = histogram.tolist()
+    while len(hist) > 1 and not hist[-1]:
+        hist.pop()
+    decisions, reveals, shared_wins, no_winner = (int(x) for x in counts)
+    return SimulationStats(
+        players=players,
+        games=games,
+        seed=seed,
+        policy="uniform",
+        actions=decisions + reveals,
+        auction_histogram=tuple(hist),
+        wins=tuple(int(w) for w in wins),
+        shared_wins=shared_wins,
+        no_winner=no_winner,
+        cast_out=tuple(int(x) for x in cast_out),
+        winning_status_total=Fraction(float(status_total[0])),
+        seconds=seconds,
+    )

@@ -1,0 +1,49 @@
+"""Bid tables (``high_society._bidtable``): every subset of a hand, in the documented order,
+whatever the money values."""
+
+import random
+
+import pytest
+
+from high_society._bidtable import TABLES, BidTable, bid_table
+
+
+def subsets_by_definition(hand: frozenset[int]) -> list[frozenset[int]]:
+    """Every non-empty subset, by total, ties by their cards in ascending order."""
+    cards = sorted(hand)
+    subsets = [
+        [c for i, c in enumerate(cards) if mask >> i & 1] for mask in range(1, 1 << len(cards))
+    ]
+    return [frozenset(s) for s in sorted(subsets, key=lambda s: (sum(s), s))]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bid_tables_list_every_subset_in_the_documented_order(seed: int) -> None:
+    rng = random.Random(seed)
+    money = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25) if seed % 2 else tuple(range(1, 70))
+    hand = frozenset(rng.sample(money, rng.randrange(0, 10)))
+    table = BidTable(hand)
+    subsets = [table.cards_at(i) for i in range(len(table.totals))]
+    assert subsets == subsets_by_definition(hand)
+    assert list(table.totals) == [sum(s) for s in subsets]
+
+
+@pytest.mark.parametrize("hand", [{1, 3}, {4, 25}, {2, 63, 64}, {100, 7}])
+def test_each_entry_stands_for_its_money_values_small_or_large(hand: set[int]) -> None:
+    table = bid_table(frozenset(hand))
+    assert {table.cards_at(i) for i in range(len(table.totals))} == set(
+        subsets_by_definition(frozenset(hand))
+    )
+
+
+def test_starts_gives_where_the_bids_above_each_total_begin() -> None:
+    table = BidTable(frozenset({1, 2, 3}))
+    for above in range(7):
+        assert table.starts[above] == sum(1 for t in table.totals if t <= above)
+
+
+def test_tables_are_built_once_per_hand_and_found_by_the_hot_path() -> None:
+    hand = frozenset({1, 2, 4, 8})
+    first = bid_table(hand)
+    assert bid_table(frozenset([8, 4, 2, 1])) is first
+    assert TABLES[hand] is first

@@ -1,0 +1,239 @@
+"""Tournaments: seats rotated, seeds per game, the table, bot names, ``high-society tournament``.
+
+That the table does not depend on the executor (1 job, 2 jobs, a Dask cluster) is in
+tests/test_parallel.py.
+"""
+
+import functools
+import io
+import json
+from argparse import Namespace
+from fractions import Fraction
+
+import pytest
+
+from high_society import (
+    Action,
+    GameState,
+    InvalidConfigError,
+    result,
+)
+from high_society.bots import HeuristicBot, RandomBot
+from high_society.cli import main
+from high_society.cli.tournament import format_table, run
+from high_society.host import play_game
+from high_society.parallel import game_seed
+from high_society.search import SearchBot
+from high_society.tournament import Entrant, parse_entrant, tournament, wilson_interval
+
+LINEUP = (
+    Entrant("random", RandomBot),
+    Entrant("heuristic", HeuristicBot),
+    Entrant("bold", functools.partial(HeuristicBot, boldness=1.5)),
+)
+
+
+def test_each_game_is_the_documented_one_with_seats_rotated() -> None:
+    games, seed, n = 7, 3, len(LINEUP)
+    table = tournament(LINEUP, games, seed)
+    wins = [0] * n
+    cast_out = [0] * n
+    status = [Fraction(0)] * n
+    for index in range(games):
+        # Entrant k sits at seat (k + index) % n, its bot seeded game_seed(seed, index, 1 + k).
+        seat_of = [(k + index) % n for k in range(n)]
+        by_seat = sorted(range(n), key=seat_of.__getitem__)
+        bots = [LINEUP[k].factory(game_seed(seed, index, 1 + k)) for k in by_seat]
+        final, _ = play_game(bots, seed=game_seed(seed, index))
+        outcome = result(final)
+        for k in range(n):
+            wins[k] += seat_of[k] in outcome.winners
+            cast_out[k] += seat_of[k] in outcome.cast_out
+            status[k] += outcome.scores[seat_of[k]]
+    assert [row.wins for row in table.rows] == wins
+    assert [row.cast_out for row in table.rows] == cast_out
+    assert [row.status_total for row in table.rows] == status
+    assert [row.name for row in table.rows] == ["random", "heuristic", "bold"]
+
+
+def test_over_a_multiple_of_the_players_every_entrant_sits_everywhere_equally() -> None:
+    seats: list[tuple[str, int]] = []
+
+    class Recorder:
+        def __init__(self, name: str, seed: int) -> None:
+            self.name, self.inner, self.seen = name, RandomBot(seed), False
+
+        def choose(self, state: GameState) -> Action:
+            if not self.seen:
+                self.seen = True
+                seats.append((self.name, state.turn))
+            return self.inner.choose(state)
+
+    lineup = [Entrant(name, functools.partial(Recorder, name)) for name in "abcd"]
+    tournament(lineup, 8, seed=2)
+    # Only a seat that acts is recorded; in 8 games of 4 every bot acts in every seat.
+    for name in "abcd":
+        assert sorted(seat for who, seat in seats if who == name) == [0, 0, 1, 1, 2, 2, 3, 3]
+
+
+def test_the_table_sums_up_wins_shared_wins_and_decisions() -> None:
+    table = tournament(LINEUP, 12, seed=1)
+    assert all(row.games == 12 for row in table.rows)
+    assert 0 <= table.no_winner <= 12
+    assert sum(row.wins for row in table.rows) >= 12 - table.no_winner
+    assert all(0 <= row.shared_wins <= row.wins for row in table.rows)
+    assert all(row.decisions > 0 for row in table.rows)
+    first = table.rows[0]
+    assert first.win_rate == first.wins / 12
+    assert first.win_interval == wilson_interval(first.wins, 12)
+    assert first.cast_out_rate == first.cast_out / 12
+    assert first.mean_status == float(first.status_total / 12)
+
+
+def test_a_tournament_is_deterministic_for_a_seed() -> None:
+    assert tournament(LINEUP, 6, seed=4) == tournament(LINEUP, 6, seed=4)
+    assert tournament(LINEUP, 6, seed=4) != tournament(LINEUP, 6, seed=5)
+
+
+@pytest.mark.parametrize("size", [2, 6])
+def test_a_tournament_needs_three_to_five_entrants(size: int) -> None:
+    with pytest.raises(InvalidConfigError, match="3 to 5 bots"):
+        tournament([LINEUP[0]] * size, 1, seed=1)
+
+
+@pytest.mark.parametrize("games", [-1, 1.5, True])
+def test_a_tournament_refuses_a_bad_number_of_games(games: object) -> None:
+    with pytest.raises(InvalidConfigError, match="number of games"):
+        tournament(LINEUP, games, seed=1)  # type: ignore[arg-type]
+
+
+def test_a_tournament_refuses_a_seed_that_is_not_an_int() -> None:
+    with pytest.raises(InvalidConfigError, match="seed"):
+        tournament(LINEUP, 1, seed="1")  # type: ignore[arg-type]
+
+
+def test_no_games_give_an_empty_table() -> None:
+    table = tournament(LINEUP, 0, seed=1)
+    assert [row.games for row in table.rows] == [0, 0, 0]
+    assert table.rows[0].win_rate == 0.0
+    assert table.rows[0].win_interval == (0.0, 1.0)
+
+
+def test_wilson_interval_matches_known_values() -> None:
+    low, high = wilson_interval(40, 100)
+    assert (round(low, 4), round(high, 4)) == (0.3094, 0.4980)
+    assert wilson_interval(0, 10)[0] == 0.0
+    assert wilson_interval(10, 10)[1] == 1.0
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_bot_names_make_the_built_in_bots() -> None:
+    assert parse_entrant("random").factory is RandomBot
+    assert parse_entrant("heuristic").factory is HeuristicBot
+    assert parse_entrant("search").factory is SearchBot
+    by_count = parse_entrant("search@25").factory
+    assert isinstance(by_count, functools.partial)
+    assert by_count.keywords == {"simulations": 25}
+    by_time = parse_entrant("search@0.25s").factory
+    assert isinstance(by_time, functools.partial)
+    assert by_time.keywords == {"simulations": None, "seconds": 0.25}
+
+
+def test_a_module_and_class_name_loads_any_bot() -> None:
+    entrant = parse_entrant("high_society.bots:HeuristicBot")
+    assert entrant.factory is HeuristicBot
+    assert entrant.name == "high_society.bots:HeuristicBot"
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nobody", "unknown bot"),
+        ("random@5", "unknown bot"),
+        ("search@0", "bad search budget"),
+        ("search@-3s", "bad search budget"),
+        ("search@fast", "bad search budget"),
+        ("no_such_module_xyz:Bot", "cannot load"),
+        ("high_society.bots:NoSuchBot", "cannot load"),
+        ("high_society.bots:__doc__", "not a class or function"),
+        ("high_society.cards:GameConfig", "cannot be made from a seed"),
+        ("high_society.bots:Bot", "cannot be made from a seed"),
+        ("builtins:int", "without a choose method"),
+    ],
+)
+def test_bad_bot_names_are_refused(spec: str, message: str) -> None:
+    with pytest.raises(InvalidConfigError, match=message):
+        parse_entrant(spec)
+
+
+def args(*bots: str, games: int = 6, json_: bool = False) -> Namespace:
+    return Namespace(bots=list(bots), games=games, seed=1, jobs=1, json=json_)
+
+
+def test_the_command_prints_one_row_per_bot_in_order() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    assert run(args("random", "heuristic", "search@5"), out, err) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("6 games, 3 players, seats rotated, seed 1")
+    names = [line.split()[0] for line in lines[4:7]]
+    assert names == ["random", "heuristic", "search@5"]
+    assert err.getvalue() == ""  # no progress bar when standard error is not a terminal
+
+
+def test_the_command_prints_json_for_programs() -> None:
+    out = io.StringIO()
+    assert run(args("random", "heuristic", "heuristic", json_=True), out, io.StringIO()) == 0
+    data = json.loads(out.getvalue())
+    expected = tournament(
+        [parse_entrant(s) for s in ("random", "heuristic", "heuristic")], 6, seed=1
+    ).as_dict()
+    del data["seconds"], expected["seconds"]
+    for row in [*data["bots"], *expected["bots"]]:  # type: ignore[misc]
+        del row["seconds_per_decision"], row["max_seconds_per_decision"]
+    assert data == expected
+    assert [bot["name"] for bot in data["bots"]] == ["random", "heuristic", "heuristic"]
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_command_shows_a_progress_bar_on_a_terminal() -> None:
+    err = FakeTerminal()
+    assert run(args("random", "random", "random", games=16), io.StringIO(), err) == 0
+    shown = err.getvalue()
+    assert "16/16 games" in shown
+    assert shown.endswith("\r\033[K")  # the bar is wiped before the table
+
+
+def test_format_table_names_the_columns() -> None:
+    lines = format_table(tournament(LINEUP, 3, seed=1))
+    assert lines[2].split() == [
+        "bot",
+        "wins",
+        "95%",
+        "interval",
+        "shared",
+        "cast",
+        "out",
+        "status",
+        "ms/move",
+        "max",
+        "ms",
+    ]
+
+
+def test_the_command_line_reports_bad_bots_as_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "random", "random", "nobody"]) == 1
+    assert "unknown bot 'nobody'" in capsys.readouterr().err
+    assert main(["tournament", "random", "random"]) == 1
+    assert "3 to 5 bots" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", [["--games", "0"], ["--jobs", "-1"], ["--seed", "x"]])
+def test_the_command_line_refuses_bad_options(
+    option: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tournament", "random", "random", "random", *option]) == 2
+    assert "invalid" in capsys.readouterr().err

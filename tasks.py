@@ -11,9 +11,11 @@ part of ``test``), ``mutate [MUTMUT-RUN-ARGS...]`` (mutation testing of the engi
 part of ``test``; docs/verification.md), ``verify-deep [SECONDS]`` (the CrossHair contracts
 with SECONDS of CPU per condition, default 60, and the boundary of ``state_problems`` around
 every explored state; not part of ``test``, about an hour), ``batch-diff [--steps N]`` (the
-long differential run of the batch engine against the reducer) and ``bench-batch`` (its
-throughput beside the reducer; both docs/batch.md). Only the standard library is
-used here.
+long differential run of the batch engine against the reducer), ``bench-batch`` (its
+throughput beside the reducer; both docs/batch.md) and ``fuzz [EXAMPLES]`` (the long fuzz
+run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
+worst-case inputs; not part of ``test``, which runs a short derandomised pass;
+docs/records.md). Only the standard library is used here.
 """
 
 import hashlib
@@ -141,6 +143,23 @@ def mutate(*args: str) -> None:
     run(PY, "-c", "import json; print(json.load(open('mutants/mutmut-cicd-stats.json')))")
 
 
+def fuzz(examples: str = "2000") -> None:
+    """The long, randomised fuzz run (docs/records.md, "Fuzzing"): ``examples`` inputs per
+    entry point, then the figures table, then peak memory of the worst-case inputs."""
+    report = ROOT / ".fuzz-report.md"
+    run(
+        BIN / "pytest",
+        "property_tests/test_fuzz.py",
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        HIGH_SOCIETY_FUZZ_EXAMPLES=str(int(examples)),
+        HIGH_SOCIETY_FUZZ_REPORT=str(report),
+    )
+    print(report.read_text(encoding="utf-8"), flush=True)
+    run(PY, "-m", "benchmarks.hostile_memory")
+
+
 def main(argv: list[str]) -> None:
     if not argv or argv[0] in {"-h", "--help"}:
         print(__doc__)
@@ -165,6 +184,9 @@ def main(argv: list[str]) -> None:
     elif task == "verify-deep":
         setup("dev")
         verify_deep(*rest[:1])
+    elif task == "fuzz":
+        setup("dev")
+        fuzz(*rest[:1])
     elif task == "mutate":
         mutate(*rest)
     elif task == "bench-batch":

@@ -8,6 +8,11 @@ falls on all alike; times are CPU time of this process (waiting for a core does 
 count); the report gives each one's median games/s and its ratio to native.
 A warm-up game set first fills the per-hand tables every engine shares.
 
+Then where a PettingZoo game's time goes (CPU time, games replayed with recorded actions):
+the environment's ``last()`` (observation and mask), its ``step()``, and the agent's own
+choice from the mask (``np.flatnonzero`` and a random index), each per step and against
+native ``simulate``'s time for the same number of games.
+
 Also timed: ``legal_action_ids`` and ``legal_action_mask`` for a full hand (first bid of an
 auction, and facing a bid), against ``legal_actions`` itself.
 """
@@ -25,6 +30,7 @@ import pyspiel
 import high_society.openspiel
 from high_society import Bid, Reveal, StatusCard, apply, legal_actions, new_game
 from high_society.encoding import legal_action_ids, legal_action_mask, num_actions
+from high_society.observation import ObservationWriter
 from high_society.pettingzoo import env as pettingzoo_env
 from high_society.pettingzoo import raw_env
 from high_society.simulate import simulate
@@ -65,9 +71,9 @@ def openspiel(games: int, seed: int) -> float:
 
 
 def pettingzoo(games: int, seed: int, *, wrapped: bool = True) -> float:
-    """Seconds for ``games`` uniform games through the PettingZoo environment, wrapped as
-    the classic games are (``env()``) or raw (``raw_env``: no PettingZoo wrappers); CPU
-    seconds. The environment scores each game itself (its rewards)."""
+    """CPU seconds for ``games`` uniform games through the PettingZoo environment as the
+    classic games give theirs (``env()``: illegal actions and call order checked) or raw
+    (``raw_env``). The environment scores each game itself (its rewards)."""
     environment = pettingzoo_env(players=PLAYERS) if wrapped else raw_env(PLAYERS)
     rng = np.random.default_rng(seed)
     start = time.process_time()
@@ -81,6 +87,93 @@ def pettingzoo(games: int, seed: int, *, wrapped: bool = True) -> float:
             legal = np.flatnonzero(observation["action_mask"])
             environment.step(int(legal[rng.integers(len(legal))]))
     return time.process_time() - start
+
+
+def pettingzoo_parts(games: int, seed: int) -> None:
+    """Print where the time of uniform games through ``env()`` goes, per step, in CPU time.
+
+    The games are played as in :func:`pettingzoo` (timed, recording the actions and a
+    sample of the masks), then replayed with ``step()`` alone and with ``step()`` and the
+    observation tensor (the environment's writer's work, done by a second writer); the
+    agent's choice is timed on the sampled masks. What is left of the played games' time
+    is the mask, ``last()`` and the loop. Native ``simulate`` plays as many games for
+    scale. A replay finds the environment's caches warm: only the played games time the
+    mask."""
+    environment = pettingzoo_env(players=PLAYERS)
+    writer = ObservationWriter()
+    moves: list[list[int | None]] = []
+    masks: list[np.ndarray] = []
+
+    def play(round_seed: int) -> float:
+        rng = np.random.default_rng(round_seed)
+        moves.clear()
+        masks.clear()
+        start = time.process_time()
+        for game in range(games):
+            environment.reset(seed=round_seed + game)
+            played: list[int | None] = []
+            for _ in environment.agent_iter():
+                observation, _, termination, truncation, _ = environment.last()
+                move = None
+                if not (termination or truncation):
+                    if len(played) % 8 == 0:  # a sample: keeping every mask costs memory
+                        masks.append(observation["action_mask"])
+                    legal = np.flatnonzero(observation["action_mask"])
+                    move = int(legal[rng.integers(len(legal))])
+                played.append(move)
+                environment.step(move)
+            moves.append(played)
+        return time.process_time() - start
+
+    def tensor() -> None:
+        game = environment.game
+        np.frombuffer(writer.values(game, game.turn), np.uint8).astype(np.float32)
+
+    def replay(round_seed: int, observe: Callable[[], object] | None) -> float:
+        start = time.process_time()
+        for game, played in enumerate(moves):
+            environment.reset(seed=round_seed + game)
+            for move in played:
+                if observe is not None:
+                    observe()
+                environment.step(move)
+        return time.process_time() - start
+
+    def choose() -> float:  # for every decision of the played games, from the sample
+        rng = np.random.default_rng(seed)
+        start = time.process_time()
+        for mask in masks:
+            legal = np.flatnonzero(mask)
+            int(legal[rng.integers(len(legal))])
+        seconds = time.process_time() - start
+        decisions = sum(move is not None for played in moves for move in played)
+        return seconds * decisions / len(masks)
+
+    names = ("native", "played", "step", "step+tensor", "choice")
+    runs: dict[str, list[float]] = {name: [] for name in names}
+    steps = 0
+    for r in range(3):
+        round_seed = seed + 1000 * r
+        runs["native"].append(native(games, round_seed))
+        runs["played"].append(play(round_seed))
+        steps += sum(map(len, moves))
+        runs["step"].append(replay(round_seed, None))
+        runs["step+tensor"].append(replay(round_seed, tensor))
+        runs["choice"].append(choose())
+    steps //= 3
+    t = {name: statistics.median(values) for name, values in runs.items()}
+    parts = {
+        "env.step() (reset, reveals, scoring included)": t["step"],
+        "env.last(): the observation tensor": t["step+tensor"] - t["step"],
+        "env.last(): the mask; the loop": t["played"] - t["step+tensor"] - t["choice"],
+        "agent: np.flatnonzero(mask), random index": t["choice"],
+    }
+    print(f"Where a PettingZoo game's time goes ({games} games, {steps / games:.1f} steps a game):")
+    print(f"{'part':48} {'us/step':>8} {'x native':>9}")
+    for name, seconds in parts.items():
+        print(f"{name:48} {seconds / steps * 1e6:8.2f} {seconds / t['native']:9.2f}")
+    total = t["played"]
+    print(f"{'all (native: 1.00)':48} {total / steps * 1e6:8.2f} {total / t['native']:9.2f}")
 
 
 ENGINES: dict[str, Callable[[int, int], float]] = {
@@ -129,6 +222,8 @@ def main() -> None:
     for name, values in rates.items():
         median = statistics.median(values)
         print(f"{name:22} {median:15.0f} {median / base:9.2f}")
+    print()
+    pettingzoo_parts(args.games, 2000)
     print()
     micro()
 

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from high_society import play_game, result
+from high_society import result
 from high_society.cli import main
 from high_society.cli.demo import make_bots
+from high_society.host import play_game
 from tests.test_record import CASES, DATA, Case
 
 FINISHED_LINE = {
@@ -126,7 +127,8 @@ def test_wrong_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
         ("a-directory", "dir", "UNREADABLE"),
         ("empty.json", b"", "NOT_JSON"),
         ("latin1.json", '{"players": ["Zoë"]}'.encode("latin-1"), "NOT_UTF8"),
-        ("deep.json", b"[" * 200_000 + b"]" * 200_000, "TOO_DEEP"),
+        ("deep.json", b"[" * 90_000 + b"]" * 90_000, "TOO_DEEP"),
+        ("many-values.json", b"[" * 200_000 + b"]" * 200_000, "TOO_LARGE"),
         (
             "huge-int.json",
             b'{"format": "high-society", "version": 1' + b"0" * 10_000 + b"}",

@@ -38,11 +38,11 @@ def test_the_default_is_the_standard_game() -> None:
         ([1, 2, 3], "non-empty tuple"),
         ((1, 2, 2), "distinct"),
         ((2, 1), "ascending"),
-        ((0, 1), "positive"),
-        ((-1, 1), "positive"),
-        ((True, 2), "positive int"),
-        ((1.0, 2), "positive int"),
-        (("1", 2), "positive int"),
+        ((0, 1), "int from 1 to 1000"),
+        ((-1, 1), "int from 1 to 1000"),
+        ((True, 2), "int from 1 to 1000"),
+        ((1.0, 2), "int from 1 to 1000"),
+        (("1", 2), "int from 1 to 1000"),
     ],
 )
 def test_bad_money_is_refused(money: object, match: str) -> None:

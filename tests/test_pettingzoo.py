@@ -1,19 +1,24 @@
 """The PettingZoo environment and the Gymnasium wrapper (high_society.pettingzoo):
 PettingZoo's own api_test, seed_test, render_test and state_test for 3, 4 and 5 players,
-Gymnasium's env checker, and the environments tied to the library move by move."""
+Gymnasium's env checker, the environments tied to the library move by move, and env() tied
+to the raw environment inside PettingZoo's own classic wrappers step by step."""
+
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
+from pettingzoo import AECEnv
 from pettingzoo.test import api_test, render_test, seed_test, state_test
+from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from high_society import IllegalActionError, Phase, StatusCard, apply, legal_actions
 from high_society.bots import RandomBot
-from high_society.encoding import action_id, legal_action_ids, num_actions
+from high_society.encoding import action_id, legal_action_ids, legal_action_mask, num_actions
 from high_society.errors import InvalidConfigError
 from high_society.observation import observation_size, observation_tensor, returns
-from high_society.pettingzoo import ENV_NAME, HighSocietyEnv, SoloEnv, env, raw_env
+from high_society.pettingzoo import ENV_NAME, ClassicEnv, HighSocietyEnv, SoloEnv, env, raw_env
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -82,6 +87,23 @@ def test_every_step_agrees_with_the_library() -> None:
     assert environment.game.is_over
     assert environment.agents == []
     assert steps > 10
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_mask_is_the_encodings_own_across_many_games(players: int) -> None:
+    # The environment keeps auction masks for states that share a key: over many games
+    # (the kept masks found again and again), each one is still legal_action_mask's.
+    environment = raw_env(players)
+    rng = np.random.default_rng(players)
+    fresh = bytearray(num_actions())
+    for seed in range(25):
+        environment.reset(seed=seed)
+        while not environment.game.is_over:
+            game = environment.game
+            mask = environment.observe(environment.agent_selection)["action_mask"]
+            legal_action_mask(game, fresh)
+            assert mask.tobytes() == bytes(fresh)
+            environment.step(int(rng.choice(np.flatnonzero(mask))))
 
 
 def _auction_cards(seed: int) -> list[StatusCard | None]:
@@ -179,3 +201,166 @@ def test_a_solo_illegal_action_ends_the_episode_with_minus_1() -> None:
 def test_bad_solo_settings_are_refused(players: int, seat: int, mode: str | None) -> None:
     with pytest.raises(InvalidConfigError):
         SoloEnv(players=players, seat=seat, render_mode=mode)
+
+
+# --- env(): the classic wrappers' behaviour, built in ---------------------------------------
+
+
+def _classic_wrapped(players: int) -> AECEnv:
+    """The raw environment inside PettingZoo's own wrappers, as the classic games build it:
+    the behaviour ClassicEnv must reproduce."""
+    wrapped = wrappers.TerminateIllegalWrapper(raw_env(players), illegal_reward=-1)
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(wrapped))
+
+
+def _snapshot(environment: AECEnv) -> tuple[object, ...]:
+    return (
+        list(environment.agents),
+        environment.agent_selection if environment.agents else None,
+        dict(environment.rewards),
+        dict(environment.terminations),
+        dict(environment.truncations),
+        dict(environment.unwrapped._cumulative_rewards),
+        environment.unwrapped.game,
+    )
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "illegal_at"),
+    [(3, 0, None), (4, 1, None), (5, 2, 0), (4, 3, 17), (3, 4, 30)],
+)
+def test_env_behaves_as_the_raw_environment_inside_pettingzoos_wrappers(
+    players: int, seed: int, illegal_at: int | None, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Same seed, same actions (one illegal at step ``illegal_at``): every observation,
+    # reward, termination, truncation and agent agrees at every step, to the end of the loop.
+    ours, theirs = env(players), _classic_wrapped(players)
+    assert type(ours) is ClassicEnv
+    assert ours.unwrapped is ours
+    ours.reset(seed=seed)
+    theirs.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for step, (agent, other) in enumerate(zip(ours.agent_iter(), theirs.agent_iter(), strict=True)):
+        assert agent == other
+        (obs, reward, term, trunc, info), expected = ours.last(), theirs.last()
+        assert (reward, term, trunc, info) == expected[1:]
+        assert (obs["observation"] == expected[0]["observation"]).all()
+        assert (obs["action_mask"] == expected[0]["action_mask"]).all()
+        if term or trunc:
+            move = None
+        elif step == illegal_at:
+            move = int(rng.choice(np.flatnonzero(obs["action_mask"] == 0)))
+        else:
+            move = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        ours.step(move)
+        theirs.step(move)
+        assert _snapshot(ours) == _snapshot(theirs)
+    assert ours.agents == theirs.agents == []
+    if illegal_at is None:
+        assert ours.game.is_over
+    else:  # the illegal move ended it: each agent then steps once, with None
+        assert step == illegal_at + players
+        assert not ours.game.is_over
+    assert ("Illegal move" in caplog.text) == (illegal_at is not None)
+
+
+def test_an_illegal_action_ends_the_game_and_leaves_it_as_it_was(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    environment = env(players=4)
+    environment.reset(seed=3)
+    before, offender = environment.game, environment.agent_selection
+    environment.step(2050)  # a discard, during an auction
+    assert "Illegal move" in caplog.text
+    assert environment.game is before
+    assert environment.rewards[offender] == -1.0
+    assert all(environment.terminations.values())
+    assert all(environment.truncations.values())
+    _, reward, termination, truncation, _ = environment.last()
+    assert termination
+    assert truncation
+    assert reward == (-1.0 if environment.agent_selection == offender else 0)
+    with pytest.raises(ValueError, match="only valid action is None"):
+        environment.step(0)
+    while environment.agents:
+        environment.step(None)
+    environment.step(None)  # once everyone is done: a warning, nothing else
+    assert "called after all agents are terminated" in caplog.text
+    assert environment.agents == []
+
+
+@pytest.mark.parametrize("move", [2058, -1, None, 1.5, "0"])
+def test_env_refuses_an_action_outside_the_space_and_changes_nothing(move: object) -> None:
+    environment = env(players=3)
+    environment.reset(seed=5)
+    before, agent = environment.game, environment.agent_selection
+    with pytest.raises(AssertionError, match="not in action space"):
+        environment.step(move)  # type: ignore[arg-type]
+    assert environment.game is before
+    assert environment.agent_selection == agent
+    assert not any(environment.terminations.values())
+
+
+def test_env_takes_numpy_integers_as_the_action_space_samples_them() -> None:
+    environment = env(players=3)
+    environment.reset(seed=5)
+    agent = environment.agent_selection
+    environment.step(np.int64(0))  # Pass
+    assert environment.game.players[int(agent.removeprefix("player_"))].passed
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "agents",
+        "agent_selection",
+        "rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "num_agents",
+    ],
+)
+def test_env_has_no_episode_before_its_first_reset(name: str) -> None:
+    with pytest.raises(AttributeError):
+        getattr(env(players=3), name)
+
+
+@pytest.mark.parametrize("call", ["step", "observe", "state", "render", "agent_iter"])
+def test_env_refuses_calls_before_its_first_reset(call: str) -> None:
+    environment = env(players=3, render_mode="ansi")
+    arguments = {"step": (0,), "observe": ("player_0",)}.get(call, ())
+    with pytest.raises(AssertionError, match="reset"):
+        getattr(environment, call)(*arguments)
+
+
+def test_a_loop_over_agent_iter_must_step() -> None:
+    environment = env(players=3)
+    environment.reset(seed=0)
+    loop = iter(environment.agent_iter())
+    next(loop)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(loop)
+    environment.step(0)
+    assert next(loop) == environment.agent_selection
+    assert list(environment.agent_iter(max_iter=0)) == []
+
+
+@pytest.mark.parametrize("make", [env, raw_env])
+def test_a_kept_observation_is_never_written_again(make: Callable[[int], AECEnv]) -> None:
+    environment = make(3)
+    environment.reset(seed=6)
+    agent = environment.agent_selection
+    kept = environment.observe(agent)
+    copies = {key: value.copy() for key, value in kept.items()}
+    kept["action_mask"][:] = 0  # the agent may even write into its own arrays
+    kept["observation"][:] = 0
+    again = environment.observe(agent)
+    assert (again["action_mask"] == copies["action_mask"]).all()
+    assert (again["observation"] == copies["observation"]).all()
+    for _ in range(5):
+        environment.step(
+            int(np.flatnonzero(environment.observe(environment.agent_selection)["action_mask"])[-1])
+        )
+    assert not kept["action_mask"].any()
+    assert not kept["observation"].any()

@@ -116,7 +116,7 @@ def test_illegal_input_is_explained_with_the_engines_message_and_asked_again(
     code, out = session("--players", "3", "--seed", "1", lines=lines)
     assert code == 0
     assert "! You cannot bid 5: there is no such money card" in out
-    assert "? 'three' is not a number" in out
+    assert "? 'three' is not a money value" in out
     assert "? each money card can be played once" in out
     assert "? type money values, 'pass' or 'help'" in out
     assert "Faux Pas asks you to discard" in out  # the help text

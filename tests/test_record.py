@@ -16,31 +16,32 @@ import jsonschema  # type: ignore[import-untyped]  # no stubs; a dev dependency 
 import pytest
 
 from high_society import (
-    MAX_RECORD_BYTES,
     Bid,
-    GameRecord,
-    HeuristicBot,
     IllegalActionError,
     Pass,
-    RandomBot,
     Reason,
-    RecordCode,
     RecordError,
-    RecordWriter,
     Reveal,
     StatusCard,
-    action_schema,
     apply,
+    new_game,
+    result,
+)
+from high_society.bots import HeuristicBot, RandomBot
+from high_society.errors import RecordCode
+from high_society.host import play_game
+from high_society.record import (
+    MAX_RECORD_BYTES,
+    GameRecord,
+    RecordWriter,
+    action_schema,
     dumps_record,
     loads_record,
-    new_game,
-    play_game,
     read_record,
     record_from_json,
     record_schema,
     record_to_json,
     replay,
-    result,
     validate_file,
     validate_record,
     write_record,
@@ -160,6 +161,22 @@ CASES: list[Case] = [
          True, 'the name "Ada" is given to two seats'),
     case("empty name", doc([], ["Ada", "", "Cy"]), _C.BAD_PLAYERS, None, "$.players[1]", True),
     case("name 7", doc([], ["Ada", 7, "Cy"]), _C.BAD_PLAYERS, None, "$.players[1]", True),
+    # Names are printed by `validate`: nothing in one may forge a line or reach the terminal.
+    case("name with a newline", doc([], ["Ada", "Ben\nfake.json: valid", "Cy"]),
+         _C.BAD_PLAYERS, None, "$.players[1]", True),
+    case("name with ANSI", doc([], ["Ada", "\x1b[31mBen", "Cy"]), _C.BAD_PLAYERS, None,
+         "$.players[1]", True),
+    case("name with NUL", doc([], ["Ada", "Ben\x00", "Cy"]), _C.BAD_PLAYERS, None,
+         "$.players[1]", True, "a player's name must not hold control characters, such as"
+         " U+0000 (a control character)"),
+    case("name with C1 CSI", doc([], ["Ada", "Ben\x9b31m", "Cy"]), _C.BAD_PLAYERS, None,
+         "$.players[1]", True),
+    case("name with bidi override", doc([], ["Ada", "\u202eneB", "Cy"]), _C.BAD_PLAYERS,
+         None, "$.players[1]", True),
+    case("name of spaces", doc([], ["Ada", " \u3000 ", "Cy"]), _C.BAD_PLAYERS, None,
+         "$.players[1]", True, "a player's name must not be only spaces"),
+    case("name of 65 characters", doc([], ["Ada", "B" * 65, "Cy"]), _C.BAD_PLAYERS, None,
+         "$.players[1]", True, "a player's name must be at most 64 characters, not 65"),
     case("players string", doc([], "Ada"), _C.BAD_PLAYERS, None, "$.players", True),
     case("duplicate key", doc([]).replace("{", '{"version": 1, ', 1), _C.DUPLICATE_KEY, None,
          "$", False),
@@ -204,7 +221,9 @@ CASES: list[Case] = [
          Reason.CARD_NOT_IN_DECK, 3, "$.actions[3].card", False),
     case("seat 3 of 3", doc([R("luxury-7"), P(3)]), Reason.INVALID_SEAT, 1,
          "$.actions[1].player", False),
-    case("huge seat", doc([R("luxury-7"), P(10**30)]), Reason.INVALID_SEAT, 1,
+    case("huge seat", doc([R("luxury-7"), P(10**30)]), _C.BAD_NUMBER, None, "$", True),
+    case("seat 2**63", doc([R("luxury-7"), P(2**63)]), _C.BAD_NUMBER, None, "$", True),
+    case("seat 2**63 - 1", doc([R("luxury-7"), P(2**63 - 1)]), Reason.INVALID_SEAT, 1,
          "$.actions[1].player", True),
     case("seat -1", doc([R("luxury-7"), P(-1)]), Reason.INVALID_SEAT, 1,
          "$.actions[1].player", True),
@@ -249,7 +268,8 @@ UNREACHABLE_IN_RECORDS = {Reason.GAME_OVER}
 
 def test_the_table_covers_every_code() -> None:
     codes = {c.code for c in CASES}
-    reachable_in_memory = {_C.UNREADABLE, _C.TOO_LARGE, _C.BAD_STATE}  # files, sizes, states
+    # files read and written, sizes, states
+    reachable_in_memory = {_C.UNREADABLE, _C.UNWRITABLE, _C.TOO_LARGE, _C.BAD_STATE}
     assert codes | reachable_in_memory == set(RecordCode) | set(Reason) - UNREACHABLE_IN_RECORDS
     assert len({c.name for c in CASES}) == len(CASES)
 
@@ -385,10 +405,11 @@ def test_the_fixture_files_validate_as_documented() -> None:
 @pytest.mark.parametrize(
     ("text", "code", "path"),
     [
-        (doc([R("luxury-7"), B(0, *range(100, 300_100))]), "INVALID_CARD", "$.actions[1].cards[0]"),
-        (doc([], [f"P{i}" for i in range(300_000)]), "BAD_PLAYERS", "$.players"),
+        (doc([R("luxury-7"), B(0, *range(100, 90_100))]), "INVALID_CARD", "$.actions[1].cards[0]"),
+        (doc([], [f"P{i}" for i in range(90_000)]), "BAD_PLAYERS", "$.players"),
+        (doc([], [f"P{i}" for i in range(300_000)]), "TOO_LARGE", "$"),
     ],
-    ids=["300,000 bid cards", "300,000 players"],
+    ids=["90,000 bid cards", "90,000 players", "300,000 players: too many values"],
 )
 def test_long_lists_are_judged_in_linear_time(text: str, code: str, path: str) -> None:
     # Quadratic duplicate checks would take hours here.
@@ -449,7 +470,7 @@ def test_meta_is_a_private_copy() -> None:
         ({"x": float("nan")}, _C.BAD_NUMBER),
         ({1: "x"}, _C.WRONG_TYPE),
         ({"x": "\ud800"}, _C.NOT_UTF8),
-        ({"\ud800": 1}, _C.WRONG_TYPE),
+        ({"\ud800": 1}, _C.NOT_UTF8),
         ([1], _C.WRONG_TYPE),
     ],
 )
@@ -525,15 +546,18 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", fail)
-    with pytest.raises(OSError, match="No space"):
+    with pytest.raises(RecordError, match="No space") as caught:
         write_record(_played(1), path)
+    assert caught.value.code == "UNWRITABLE"
+    assert str(path) in caught.value.message  # the target, not the temporary file
     assert path.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 
 
 def test_writing_into_a_missing_directory_creates_nothing(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(RecordError, match=r"UNWRITABLE.*No such file") as caught:
         write_record(_played(1), tmp_path / "missing" / "game.json")
+    assert str(tmp_path / "missing" / "game.json") in caught.value.message
     assert list(tmp_path.iterdir()) == []
 
 
@@ -625,7 +649,7 @@ def test_the_schemas_are_shipped_in_the_package() -> None:
 
 def test_the_runtime_does_not_import_jsonschema() -> None:
     code = (
-        "import sys, high_society as h; h.record_schema(); h.validate_record('[]');"
+        "import sys, high_society.record as r; r.record_schema(); r.validate_record('[]');"
         " sys.exit('jsonschema' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0

@@ -10,25 +10,29 @@ from high_society import (
     Discard,
     GameConfig,
     GameState,
-    HeuristicBot,
     Pass,
     Phase,
     Reason,
-    RecordCode,
     RecordError,
     Reveal,
     StatusCard,
+    new_game,
+    result,
+    sort_cards,
+)
+from high_society.bots import HeuristicBot
+from high_society.errors import RecordCode
+from high_society.host import play
+from high_society.serial import (
+    JSON,
     action_from_json,
     action_to_json,
-    new_game,
-    play,
-    result,
+    parse_json,
     result_to_json,
-    sort_cards,
+    score_to_json,
     state_from_json,
     state_to_json,
 )
-from high_society.serial import JSON, parse_json, score_to_json
 from tests.builders import FAUX_PAS, PRESTIGE, L, bid, won
 from tests.builders import play as play_actions
 
@@ -312,3 +316,35 @@ def test_a_record_error_pickles() -> None:
         "$.actions[3].cards",
         3,
     )
+    assert copy.code is Reason.BID_TOO_LOW
+
+
+@pytest.mark.parametrize(
+    ("given", "code"),
+    [
+        (RecordCode.UNWRITABLE, RecordCode.UNWRITABLE),
+        ("NOT_JSON", RecordCode.NOT_JSON),
+        (Reason.BID_TOO_LOW, Reason.BID_TOO_LOW),
+        ("INVALID_SEAT", Reason.INVALID_SEAT),
+    ],
+)
+def test_a_record_error_code_is_a_record_code_or_a_reason(
+    given: RecordCode | Reason | str, code: RecordCode | Reason
+) -> None:
+    error = RecordError(given, "message")
+    assert error.code is code
+    assert error.code == str(code)  # string enums: equal to their names
+
+
+def test_a_record_error_refuses_an_unknown_code() -> None:
+    with pytest.raises(ValueError, match="neither a RecordCode nor a Reason"):
+        RecordError("NOT_A_CODE", "message")
+
+
+def test_record_codes_live_beside_the_reasons() -> None:
+    import high_society.errors
+    import high_society.serial
+
+    assert RecordCode.__module__ == "high_society.errors"
+    assert high_society.errors.RecordCode is RecordCode
+    assert not hasattr(high_society.serial, "RecordCode")

@@ -42,6 +42,7 @@ from high_society.errors import (
     NoSeatToActError,
     OutOfRangeError,
     Reason,
+    RecordCode,
     RecordError,
 )
 from high_society.rules import (
@@ -97,6 +98,7 @@ __all__ = [
     "Phase",
     "PlayerState",
     "Reason",
+    "RecordCode",
     "RecordError",
     "Reveal",
     "StatusBreakdown",

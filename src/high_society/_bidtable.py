@@ -84,6 +84,17 @@ def _subset(mask: int) -> frozenset[int]:
 #: calling :func:`bid_table` only for a hand not seen yet.
 TABLES: dict[frozenset[int], BidTable] = {}
 _TABLES_LIMIT = 8192
+#: What the cached tables may hold, in (estimated) bytes: hands from outside (states read
+#: from JSON, each with its own config) can be many and large, and must not fill memory.
+_TABLES_BUDGET = 64 * 1024 * 1024
+_held = [0]  # estimated bytes in TABLES
+
+
+def _estimated_bytes(table: BidTable) -> int:
+    """8 bytes per total and per start; 8 per mask, or a Python int of the widest value."""
+    cards = table.cards
+    mask = 8 if not cards or cards[-1] < 63 else 36 + cards[-1] // 8
+    return len(table.totals) * (8 + mask) + 8 * len(table.starts)
 
 
 def bid_table(hand: frozenset[int]) -> BidTable:
@@ -91,7 +102,11 @@ def bid_table(hand: frozenset[int]) -> BidTable:
     try:
         return TABLES[hand]
     except KeyError:
-        if len(TABLES) >= _TABLES_LIMIT:
+        table = BidTable(hand)
+        size = _estimated_bytes(table)
+        if len(TABLES) >= _TABLES_LIMIT or _held[0] + size > _TABLES_BUDGET:
             TABLES.clear()
-        table = TABLES[hand] = BidTable(hand)
+            _held[0] = 0
+        TABLES[hand] = table
+        _held[0] += size
         return table

@@ -12,12 +12,15 @@ from collections.abc import Iterable
 import attrs
 
 from high_society._immutable import copy_self, deepcopy_self
+from high_society._text import short_repr
 from high_society.errors import InvalidConfigError
 
 __all__ = [
     "DARK_GREEN",
     "DISGRACE",
     "LUXURY",
+    "MAX_MONEY_CARDS",
+    "MAX_MONEY_VALUE",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
     "STANDARD",
@@ -31,6 +34,15 @@ __all__ = [
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5
+
+#: The most money cards a :class:`GameConfig` may give each player (the standard game has
+#: 11). A bid is a subset of a hand, so a hand of ``n`` cards has ``2**n - 1`` bids: at 12
+#: a bid table holds 4,095 bids (about 80 KiB for values below 63, built in about 25 ms).
+MAX_MONEY_CARDS = 12
+#: The largest money value a :class:`GameConfig` may hold (the standard game's is 25): a
+#: hand is then worth at most 12,000, and the largest bid table (12 cards up to 1,000) takes
+#: about 0.8 MiB, built in about 45 ms.
+MAX_MONEY_VALUE = 1000
 
 #: R1: every player's eleven money cards, 106 in all.
 STANDARD_MONEY: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
@@ -151,9 +163,16 @@ STANDARD_DECK: tuple[StatusCard, ...] = sort_cards(
 def _check_money(money: tuple[int, ...]) -> None:
     if type(money) is not tuple or not money:
         raise InvalidConfigError("money must be a non-empty tuple of card values")
+    if len(money) > MAX_MONEY_CARDS:
+        raise InvalidConfigError(
+            f"{len(money):,} money cards: a game has at most {MAX_MONEY_CARDS} (MAX_MONEY_CARDS)"
+        )
     for value in money:
-        if type(value) is not int or value <= 0:
-            raise InvalidConfigError(f"money card {value!r} is not a positive int")
+        if type(value) is not int or not 0 < value <= MAX_MONEY_VALUE:
+            raise InvalidConfigError(
+                f"money card {short_repr(value)} is not an int from 1 to {MAX_MONEY_VALUE}"
+                " (MAX_MONEY_VALUE)"
+            )
     if len(set(money)) != len(money):
         raise InvalidConfigError(f"money values must be distinct (R1), got {money}")
     if list(money) != sorted(money):
@@ -163,12 +182,18 @@ def _check_money(money: tuple[int, ...]) -> None:
 def _check_deck(deck: tuple[StatusCard, ...]) -> None:
     if type(deck) is not tuple or not all(isinstance(c, StatusCard) for c in deck):
         raise InvalidConfigError("deck must be a tuple of StatusCard")
+    if len(deck) > len(STANDARD_DECK):
+        raise InvalidConfigError(
+            f"a deck of {len(deck):,} cards: at most {len(STANDARD_DECK)}, the standard deck (R2)"
+        )
     if deck != sort_cards(deck):
         raise InvalidConfigError("deck must be in canonical order: build it with sort_cards()")
     counts = Counter(deck)
     repeated = sorted(c.value for c, n in counts.items() if n > 1 and c is not StatusCard.PRESTIGE)
     if repeated:
         raise InvalidConfigError(f"only prestige cards may repeat in a deck, not {repeated}")
+    if counts[StatusCard.PRESTIGE] > 3:
+        raise InvalidConfigError("a deck holds at most three prestige cards (R2)")
     if not any(c.is_dark_green for c in deck):
         raise InvalidConfigError("the deck needs a dark-green card, or the game could not end")
 
@@ -189,9 +214,11 @@ class GameConfig:
     7
 
     Raises:
-        InvalidConfigError: the money values are not distinct positive ints in ascending
-            order, the deck is not in canonical order, a card other than prestige repeats,
-            or the deck holds no dark-green card.
+        InvalidConfigError: ``money`` is not a tuple of 1 to
+            :data:`~high_society.cards.MAX_MONEY_CARDS` distinct ints from 1 to
+            :data:`~high_society.cards.MAX_MONEY_VALUE` in ascending order, the deck is not
+            a tuple of status cards in canonical order, a card other than prestige repeats,
+            prestige more than three times (R2), or the deck holds no dark-green card.
     """
 
     money: tuple[int, ...] = STANDARD_MONEY

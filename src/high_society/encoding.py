@@ -35,6 +35,7 @@ from typing import Final, assert_never
 
 from high_society._bid_ids import THRESHOLD, HandIds, money_ids
 from high_society._buffers import write_values
+from high_society._text import short_repr
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import STANDARD, GameConfig, StatusCard
 from high_society.errors import EncodingError
@@ -94,7 +95,7 @@ def discard_id(value: int, config: GameConfig = STANDARD) -> int:
         EncodingError: ``value`` is not a luxury value (an int from 1 to 10).
     """
     if type(value) is not int or not 1 <= value <= NUM_DISCARD_IDS:
-        raise EncodingError(f"{value!r} is not a luxury value (1 to 10)")
+        raise EncodingError(f"{short_repr(value)} is not a luxury value (1 to 10)")
     return (1 << len(config.money)) + value - 1
 
 
@@ -110,7 +111,7 @@ def chance_id(card: StatusCard) -> int:
     try:
         return _CHANCE_ID[card]
     except (KeyError, TypeError):
-        raise EncodingError(f"{card!r} is not a status card") from None
+        raise EncodingError(f"{short_repr(card)} is not a status card") from None
 
 
 def card_from_chance_id(outcome: int) -> StatusCard:
@@ -124,7 +125,7 @@ def card_from_chance_id(outcome: int) -> StatusCard:
     """
     if type(outcome) is not int or not 0 <= outcome < NUM_CHANCE_OUTCOMES:
         raise EncodingError(
-            f"{outcome!r} is not a chance outcome id (0 to {NUM_CHANCE_OUTCOMES - 1})"
+            f"{short_repr(outcome)} is not a chance outcome id (0 to {NUM_CHANCE_OUTCOMES - 1})"
         )
     return _CARDS[outcome]
 
@@ -182,7 +183,9 @@ def action_id(action: Action, config: GameConfig = STANDARD) -> int:
         case Discard():
             value = action.card.luxury_value if isinstance(action.card, StatusCard) else 0
             if not value:
-                raise EncodingError(f"cannot encode a discard of {action.card!r}: not luxury")
+                raise EncodingError(
+                    f"cannot encode a discard of {short_repr(action.card)}: not luxury"
+                )
             return (1 << len(config.money)) + value - 1
         case Reveal():
             return chance_id(action.card)
@@ -192,14 +195,17 @@ def action_id(action: Action, config: GameConfig = STANDARD) -> int:
 
 def _bid_id(cards: frozenset[int], config: GameConfig) -> int:
     if type(cards) is not frozenset or not cards:
-        raise EncodingError(f"cannot encode a bid of {cards!r}: not a non-empty frozenset")
+        raise EncodingError(
+            f"cannot encode a bid of {short_repr(cards)}: not a non-empty frozenset"
+        )
     positions = _positions(config.money)
     total = 0
     for card in cards:
         bit = positions.get(card) if type(card) is int else None  # True, 2.0 hash like ints
         if bit is None:
             raise EncodingError(
-                f"cannot encode a bid of {card!r}: the money values are {list(config.money)}"
+                f"cannot encode a bid of {short_repr(card)}: "
+                f"the money values are {list(config.money)}"
             )
         total |= bit
     return total
@@ -249,7 +255,7 @@ def player_action(action: int, seat: int, config: GameConfig = STANDARD) -> Bid 
     """
     size = num_actions(config)
     if type(action) is not int or not 0 <= action < size:
-        raise EncodingError(f"{action!r} is not an action id (0 to {size - 1})")
+        raise EncodingError(f"{short_repr(action)} is not an action id (0 to {size - 1})")
     if action == PASS_ID:
         return Pass(seat)
     first_discard = 1 << len(config.money)

@@ -23,6 +23,7 @@ __all__ = [
     "NoSeatToActError",
     "OutOfRangeError",
     "Reason",
+    "RecordCode",
     "RecordError",
 ]
 
@@ -155,38 +156,114 @@ class IllegalActionError(HighSocietyError, ValueError):
         )
 
 
+class RecordCode(enum.StrEnum):
+    """Why JSON input (a record, an action, a state) or a record file is refused: a stable,
+    machine-readable code.
+
+    Illegal actions in a well-formed record use the engine's :class:`Reason` codes instead.
+    The docs page "Recorded games" explains each code with an example.
+    """
+
+    #: The file is missing, a directory, not a regular file, or cannot be read; or the path
+    #: is not a path (it holds a NUL character, or is not a string).
+    UNREADABLE = "UNREADABLE"
+    #: The record cannot be written to the path: it is not a regular file (a directory, a
+    #: FIFO, a device, a symbolic link), or the system refused (no such directory, no
+    #: permission, the disk is full ...). Nothing was changed.
+    UNWRITABLE = "UNWRITABLE"
+    #: The input is larger than ``MAX_JSON_BYTES``, or holds more than ``MAX_JSON_VALUES``
+    #: lists, objects and separators.
+    TOO_LARGE = "TOO_LARGE"
+    #: The bytes are not UTF-8, or a string holds a lone surrogate escape (``"\\ud800"``).
+    NOT_UTF8 = "NOT_UTF8"
+    #: The text is empty or not JSON (``NaN`` and ``Infinity`` are not JSON either).
+    NOT_JSON = "NOT_JSON"
+    #: Lists and objects nest deeper than ``MAX_JSON_DEPTH``.
+    TOO_DEEP = "TOO_DEEP"
+    #: An integer outside the 64-bit range, or a number too large for a float.
+    BAD_NUMBER = "BAD_NUMBER"
+    #: An object has the same key twice.
+    DUPLICATE_KEY = "DUPLICATE_KEY"
+    #: The top level of a record is not an object.
+    BAD_TOP_LEVEL = "BAD_TOP_LEVEL"
+    #: ``format`` is missing or is not ``"high-society"``.
+    BAD_FORMAT = "BAD_FORMAT"
+    #: ``version`` is missing or is not the integer ``1``.
+    BAD_VERSION = "BAD_VERSION"
+    #: ``players`` is not a list of 3 to 5 distinct names (each a string of 1 to
+    #: ``MAX_NAME_LENGTH`` characters, not only spaces, without control characters).
+    BAD_PLAYERS = "BAD_PLAYERS"
+    #: An object has a key its kind does not have.
+    UNKNOWN_KEY = "UNKNOWN_KEY"
+    #: An object lacks a key its kind needs.
+    MISSING_KEY = "MISSING_KEY"
+    #: A value of the wrong type (``true`` or ``3.0`` where an integer is expected, a set
+    #: where a ``frozenset`` is, something that is not a record at all ...).
+    WRONG_TYPE = "WRONG_TYPE"
+    #: A status card name that does not exist.
+    UNKNOWN_CARD = "UNKNOWN_CARD"
+    #: The same card twice in a list of money cards.
+    DUPLICATE_CARD = "DUPLICATE_CARD"
+    #: An action follows the one that ended the game (R9).
+    ACTION_AFTER_END = "ACTION_AFTER_END"
+    #: A state that no game can reach: a config beyond the bounds of
+    #: :class:`~high_society.GameConfig`, a bad phase, a broken invariant.
+    BAD_STATE = "BAD_STATE"
+
+
 class RecordError(HighSocietyError, ValueError):
-    """A recorded game, action or state (as JSON) that is malformed or not a legal game.
+    """A recorded game, action or state (as JSON) that is malformed or not a legal game, or
+    a record file that cannot be read or written.
 
     Attributes:
         index: the 0-based index of the first offending action, or ``None`` when the problem
             lies outside the actions (not JSON, the top level, the players, the version).
         path: where the problem is, as a JSON path such as ``$.actions[17].cards[0]``.
-        code: a stable code: the engine's :class:`Reason` for an illegal action, otherwise one
-            of the record codes listed in the docs (``NOT_JSON``, ``UNKNOWN_KEY`` ...).
+        code: a stable code: the engine's :class:`Reason` for an illegal action, otherwise a
+            :class:`RecordCode`. Both are string enums, equal to their names.
         message: one sentence for people; players are called by their names.
 
     >>> error = RecordError("BAD_VERSION", "version 2 is not supported", path="$.version")
     >>> str(error)
     'BAD_VERSION at $.version: version 2 is not supported'
+    >>> error.code is RecordCode.BAD_VERSION
+    True
+
+    Raises:
+        ValueError: ``code`` is not the name of a :class:`RecordCode` or :class:`Reason`.
     """
 
     index: int | None
     path: str
-    code: str
+    code: "RecordCode | Reason"
     message: str
 
     def __init__(
-        self, code: str, message: str, *, path: str = "$", index: int | None = None
+        self,
+        code: "RecordCode | Reason | str",
+        message: str,
+        *,
+        path: str = "$",
+        index: int | None = None,
     ) -> None:
-        self.code = str(code)
+        self.code = _code(code)
         self.message = message
         self.path = path
         self.index = index
         super().__init__(f"{self.code} at {path}: {message}")
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_record_error, (self.code, self.message, self.path, self.index))
+        return (_rebuild_record_error, (str(self.code), self.message, self.path, self.index))
+
+
+def _code(code: "RecordCode | Reason | str") -> "RecordCode | Reason":
+    if isinstance(code, RecordCode | Reason):
+        return code
+    if code in RecordCode.__members__:
+        return RecordCode[code]
+    if code in Reason.__members__:
+        return Reason[code]
+    raise ValueError(f"{code!r} is neither a RecordCode nor a Reason")
 
 
 def _rebuild_record_error(code: str, message: str, path: str, index: int | None) -> "RecordError":

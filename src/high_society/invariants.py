@@ -9,6 +9,7 @@ and code that accepts states from outside should refuse those.
 import itertools
 from collections import Counter
 
+from high_society._text import short_repr
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, GameConfig, StatusCard, sort_cards
 from high_society.state import GameState, Phase, PlayerState
 
@@ -149,7 +150,7 @@ def _phase_problems(state: GameState) -> list[str]:
     if not isinstance(phase, Phase):
         return ["phase must be a Phase"]
     if type(state.turn) is not int or not 0 <= state.turn < len(players):
-        return [f"turn {state.turn!r} is not a seat"]
+        return [f"turn {short_repr(state.turn)} is not a seat"]
     dark_green_left = any(c.is_dark_green for c in state.deck)
     if (phase is Phase.OVER) != (state.ending_card is not None):
         problems.append("the game is over exactly when an ending card was revealed")

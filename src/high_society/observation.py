@@ -33,15 +33,17 @@ import attrs
 
 from high_society._buffers import check_buffer, write_values
 from high_society._immutable import copy_self, deepcopy_self
+from high_society._text import short_repr
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig, StatusCard
 from high_society.errors import EncodingError, InvalidConfigError, InvalidSeatError
 from high_society.scoring import result
 from high_society.serial import JSON, JSONObject
-from high_society.state import GameState, Phase
+from high_society.state import GameState, Phase, PlayerState
 
 __all__ = [
     "GLOBAL_SIZE",
     "NUM_KINDS",
+    "ObservationWriter",
     "PublicPlayer",
     "SeatView",
     "max_chance_nodes",
@@ -154,7 +156,9 @@ def _table_line(v: SeatView) -> str:
 
 def _seat(state: GameState, seat: int) -> int:
     if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise InvalidSeatError(f"{seat!r} is not a seat (seats are 0 to {len(state.players) - 1})")
+        raise InvalidSeatError(
+            f"{short_repr(seat)} is not a seat (seats are 0 to {len(state.players) - 1})"
+        )
     return seat
 
 
@@ -245,7 +249,8 @@ def observation_size(players: int, config: GameConfig = STANDARD) -> int:
 def _players(players: int) -> None:
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r} (R3)"
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} "
+            f"players, not {short_repr(players)} (R3)"
         )
 
 
@@ -357,8 +362,119 @@ def write_observation(state: GameState, seat: int, out: object) -> None:
     with check_buffer(out, len(values), "an observation") as view:
         fmt = view.format.lstrip("@")
         if fmt not in "hHiIlLqQnNfd":  # wide values: only wide items hold them
-            raise EncodingError(f"an observation of this game needs wider items than {fmt!r}")
+            raise EncodingError(
+                f"an observation of this game needs wider items than {short_repr(fmt)}"
+            )
         view[:] = array(fmt, values)
+
+
+class ObservationWriter:
+    """:func:`observation_tensor` as bytes (one per value), for code that observes every
+    state of a game, such as an environment: each call remakes only the parts whose objects
+    the last action replaced.
+
+    A state shares with the one before it every part an action leaves alone (the deck's
+    tuple, the cards out of the game, each untouched seat's ``PlayerState``), so the writer
+    keeps each part's bytes with the object they were made from and tests identity, not
+    equality. Any state of any game of ``config`` may be passed, in any order: a replaced
+    object is simply remade. Not safe to share between threads.
+
+    >>> from high_society import new_game
+    >>> writer = ObservationWriter()
+    >>> list(writer.values(new_game(3), 1)) == observation_tensor(new_game(3), 1)
+    True
+
+    Raises:
+        InvalidConfigError: a value of ``config``'s observations may not fit in a byte
+            (its money adds up to more than 255).
+    """
+
+    __slots__ = ("_blocks", "_config", "_deck", "_kinds", "_players", "_removed")
+
+    def __init__(self, config: GameConfig = STANDARD) -> None:
+        if config.total_money > 255:
+            raise InvalidConfigError(
+                f"observations of a game with {config.total_money} in money do not fit in bytes"
+            )
+        self._config = config
+        # Per seat: the PlayerState last seen and its block, without and with the turn
+        # flag; its status cards and their counts (a bid or a pass keeps the same tuple).
+        self._players: list[object] = [None] * MAX_PLAYERS
+        self._blocks: list[tuple[bytes, bytes]] = [(b"", b"")] * MAX_PLAYERS
+        self._kinds: list[tuple[object, bytes]] = [(None, b"")] * MAX_PLAYERS
+        self._deck: tuple[object, bytes] = (None, b"")
+        self._removed: tuple[object, bytes] = (None, b"")
+
+    def values(self, state: GameState, seat: int) -> bytes:
+        """``observation_tensor(state, seat)``, one byte per value.
+
+        Raises:
+            InvalidSeatError: ``seat`` is not a seat of this game.
+            EncodingError: ``state`` is a game of another config.
+        """
+        players = state.players
+        n = len(players)
+        if type(seat) is not int or not 0 <= seat < n:
+            _seat(state, seat)  # raises
+        config = state.config
+        if config is not self._config and config != self._config:
+            raise EncodingError("this writer was made for another game config")
+        deck, deck_bytes = self._deck
+        if state.deck is not deck:
+            self._deck = (state.deck, deck_bytes := _kind_counts(state.deck))
+        removed, removed_bytes = self._removed
+        if state.removed is not removed:
+            self._removed = (state.removed, removed_bytes := _kind_counts(state.removed))
+        auction = state.auction
+        parts = [
+            _PHASE_BYTES[state.phase._value_],
+            _AUCTION_BYTES[None if auction is None else auction._value_],
+            deck_bytes,
+            removed_bytes,
+            _BYTE[state.highest_bid],
+        ]
+        seen, blocks = self._players, self._blocks
+        for who, p in enumerate(players):
+            if p is not seen[who]:
+                self._remake(who, p, config.money)
+        turn = state.turn
+        for who in _ORDERS[n][seat]:
+            parts.append(blocks[who][turn == who])
+        return b"".join(parts)
+
+    def _remake(self, who: int, p: PlayerState, money: tuple[int, ...]) -> None:
+        status, kinds = self._kinds[who]
+        if p.status_cards is not status:
+            kinds = _kind_counts(p.status_cards)
+            self._kinds[who] = (p.status_cards, kinds)
+        front = _bits(money, p.hand) + _bits(money, p.table) + _BYTE[p.passed]
+        self._blocks[who] = (front + b"\0" + kinds, front + b"\1" + kinds)
+        self._players[who] = p
+
+
+def _kind_counts(cards: tuple[StatusCard, ...]) -> bytes:
+    counts = bytearray(NUM_KINDS)
+    for card in cards:
+        counts[_KIND[card._value_]] += 1
+    return bytes(counts)
+
+
+_BYTE = tuple(bytes((i,)) for i in range(256))
+#: The seats in an observation's order, by player count and observer.
+_ORDERS = {
+    n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
+    for n in range(1, MAX_PLAYERS + 1)
+}
+_PHASE_BYTES = {
+    phase._value_: bytes(i == _PHASE[phase] for i in range(len(Phase))) for phase in Phase
+}
+_AUCTION_BYTES: dict[str | None, bytes] = {
+    None: bytes(NUM_KINDS),
+    **{
+        card._value_: bytes(i == _KIND[card._value_] for i in range(NUM_KINDS))
+        for card in StatusCard
+    },
+}
 
 
 def observation_string(state: GameState, seat: int) -> str:

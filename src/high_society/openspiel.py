@@ -26,6 +26,7 @@ import numpy as np
 import pyspiel
 from numpy.typing import NDArray
 
+from high_society._text import short_repr
 from high_society.actions import describe_action
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD
 from high_society.encoding import (
@@ -109,7 +110,8 @@ class HighSocietyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no typ
         players = (params or {}).get("players", DEFAULT_PLAYERS)
         if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise InvalidConfigError(
-                f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
+                f"High Society is for {MIN_PLAYERS} to "
+                f"{MAX_PLAYERS} players, not {short_repr(players)}"
             )
         super().__init__(GAME_TYPE, _game_info(players), params or {})
         self.players = players

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
 from typing import TypeVar
 
+from high_society._text import short_repr
 from high_society.errors import InvalidConfigError
 
 __all__ = ["CHUNKS_PER_WORKER", "check_jobs", "game_seed", "run_chunks", "split"]
@@ -44,7 +45,7 @@ def game_seed(seed: int, index: int, stream: int = 0) -> int:
     """
     for name, value in (("seed", seed), ("index", index), ("stream", stream)):
         if type(value) is not int:
-            raise InvalidConfigError(f"{name} must be an int, not {value!r}")
+            raise InvalidConfigError(f"{name} must be an int, not {short_repr(value)}")
     digest = hashlib.sha256(f"high-society/{seed}/{index}/{stream}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
 
@@ -71,7 +72,9 @@ def check_jobs(jobs: object) -> int:
         InvalidConfigError: anything else.
     """
     if type(jobs) is not int or jobs < 0:
-        raise InvalidConfigError(f"jobs must be an int >= 0 (0: one per CPU), not {jobs!r}")
+        raise InvalidConfigError(
+            f"jobs must be an int >= 0 (0: one per CPU), not {short_repr(jobs)}"
+        )
     return jobs or os.cpu_count() or 1
 
 
@@ -97,9 +100,9 @@ def run_chunks(
         Exception: whatever ``task`` raised, for the first chunk that failed.
     """
     if type(count) is not int or count < 0:
-        raise InvalidConfigError(f"the count must be an int >= 0, not {count!r}")
+        raise InvalidConfigError(f"the count must be an int >= 0, not {short_repr(count)}")
     if workers is not None and (type(workers) is not int or workers < 1):
-        raise InvalidConfigError(f"workers must be an int >= 1 or None, not {workers!r}")
+        raise InvalidConfigError(f"workers must be an int >= 1 or None, not {short_repr(workers)}")
     jobs = check_jobs(jobs)
     if executor is None and jobs == 1:
         results = []

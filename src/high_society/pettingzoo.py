@@ -1,19 +1,22 @@
 """High Society as a PettingZoo AEC environment, and a Gymnasium environment for one learner
 against the built-in bots (optional extra: ``pip install high-society[pettingzoo]``).
 
-:func:`env` builds the environment as PettingZoo's classic games are built: the raw
-:class:`HighSocietyEnv` inside ``TerminateIllegalWrapper`` (an illegal action ends the game,
-the offender gets -1 and everyone else 0), ``AssertOutOfBoundsWrapper`` and
-``OrderEnforcingWrapper``.
+:func:`env` builds the environment PettingZoo's classic games give: :class:`ClassicEnv`
+behaves as the raw :class:`HighSocietyEnv` inside PettingZoo's ``TerminateIllegalWrapper``
+(an illegal action ends the game, the offender gets -1 and everyone else 0),
+``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``, with those checks built in
+rather than wrapped around it (a wrapper forwards every attribute read, which cost more
+than the game).
 
 - Agents are ``"player_0"`` .. ``"player_{n-1}"``, one per seat.
 - Actions are the player action ids of :mod:`high_society.encoding` (``Discrete(2058)``).
 - Each observation is a dict, as in the classic games: ``"observation"``, the R14 tensor of
   :func:`high_society.observation.observation_tensor` (float32, the observer first), and
   ``"action_mask"`` (int8, 1 for each legal id; all 0 for an agent whose turn it is not).
-- Chance (the reveals) is played inside the environment, with the generator seeded by
-  ``reset(seed=...)``: two environments reset with the same seed and given the same actions
-  play the same game.
+- Chance (the reveals) is played inside the environment by a
+  :class:`~high_society.host.Dealer` seeded by ``reset(seed=...)``: two environments reset
+  with the same seed and given the same actions play the same game.
+- Every observation is new: arrays an agent keeps are never written again.
 - Rewards come at the end: :func:`high_society.observation.returns` (the winners share 1).
 - ``state()`` is the observation tensor seen from seat 0.
 
@@ -24,32 +27,44 @@ the offender gets -1 and everyone else 0), ``AssertOutOfBoundsWrapper`` and
 ((161,), True)
 """
 
-from collections.abc import Callable
-from typing import Any, Final, TypedDict, cast
+import operator
+from collections.abc import Callable, Iterator
+from typing import Any, Final, SupportsIndex, TypedDict, cast
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from numpy.typing import NDArray
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
+from high_society._text import short_repr
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD
-from high_society.encoding import (
-    action_from_id,
-    chance_outcome_ids,
-    legal_action_mask,
-    num_actions,
-)
-from high_society.errors import InvalidConfigError
-from high_society.observation import observation_size, returns, write_observation
+from high_society.encoding import action_from_id, legal_action_mask, num_actions
+from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
+from high_society.host import Dealer
+from high_society.observation import ObservationWriter, observation_size, returns
 from high_society.rules import apply, new_game, to_act
 from high_society.state import GameState, Phase
 
-__all__ = ["ENV_NAME", "HighSocietyEnv", "Observation", "SoloEnv", "env", "raw_env"]
+_REVEAL = Phase.REVEAL
+_AUCTION = Phase.AUCTION
+# dtype objects, not the scalar types: numpy skips a conversion per call.
+_INT8 = np.dtype(np.int8)
+_UINT8 = np.dtype(np.uint8)
+_FLOAT32 = np.dtype(np.float32)
+
+__all__ = [
+    "ENV_NAME",
+    "ClassicEnv",
+    "HighSocietyEnv",
+    "Observation",
+    "SoloEnv",
+    "env",
+    "raw_env",
+]
 
 #: The environment's name in its metadata (versioned like PettingZoo's own).
 ENV_NAME: Final = "high_society_v0"
@@ -64,17 +79,15 @@ class Observation(TypedDict):
     action_mask: NDArray[np.int8]
 
 
-def env(players: int = 4, render_mode: str | None = None) -> AECEnv:
-    """The environment for ``players`` seats, wrapped as PettingZoo's classic games are.
+def env(players: int = 4, render_mode: str | None = None) -> "ClassicEnv":
+    """The environment for ``players`` seats, as PettingZoo's classic games give theirs
+    (see :class:`ClassicEnv`).
 
     Raises:
         InvalidConfigError: ``players`` is not an int from 3 to 5, or ``render_mode`` is not
             ``None``, ``"human"`` or ``"ansi"``.
     """
-    environment = HighSocietyEnv(players, render_mode)
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
-    environment = wrappers.AssertOutOfBoundsWrapper(environment)
-    return wrappers.OrderEnforcingWrapper(environment)
+    return ClassicEnv(players, render_mode)
 
 
 def _space_high() -> float:
@@ -85,12 +98,46 @@ def _space_high() -> float:
 def _check(players: int, render_mode: str | None) -> None:
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}"
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {short_repr(players)}"
         )
     if render_mode not in (None, "human", "ansi"):
         raise InvalidConfigError(
-            f"render_mode must be None, 'human' or 'ansi', not {render_mode!r}"
+            f"render_mode must be None, 'human' or 'ansi', not {short_repr(render_mode)}"
         )
+
+
+def _mask(state: GameState) -> bytes:
+    """The legal-action mask of ``state``, one byte an id, from
+    :func:`~high_society.encoding.legal_action_mask`; in an auction, kept for the states
+    that share its key.
+
+    The key is what an auction's legal actions depend on (R5: Pass, and the bids that lift
+    the bidder's face-up total above the highest one): the bidder's hand, its face-up cards
+    and the highest bid. The key only says which states share a mask; every mask is the
+    encoding's own. A look-up replaces writing 2,058 bytes (uniform play finds about 70%).
+    """
+    if state.phase is _AUCTION:
+        player = state.players[state.turn]
+        key = (player.hand, player.table, state.highest_bid)
+        mask = _MASKS.get(key)
+        if mask is None:
+            mask = _write_mask(state)
+            if len(_MASKS) >= _MASKS_LIMIT:
+                _MASKS.clear()
+            _MASKS[key] = mask
+        return mask
+    return _write_mask(state)
+
+
+def _write_mask(state: GameState) -> bytes:
+    mask = bytearray(num_actions(state.config))
+    legal_action_mask(state, mask)
+    return bytes(mask)
+
+
+#: Auction masks by (hand, face-up cards, highest bid); at most 4 MiB of masks.
+_MASKS: dict[tuple[frozenset[int], frozenset[int], int], bytes] = {}
+_MASKS_LIMIT = 2048
 
 
 class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
@@ -133,7 +180,9 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         #: The global state: the observation of seat 0.
         self.state_space = spaces.Box(0.0, _space_high(), (size,), np.float32)
         self.game: GameState = new_game(players, STANDARD)
-        self.np_random, _ = seeding.np_random(None)
+        self._dealer = Dealer()
+        self._writer = ObservationWriter(STANDARD)
+        self._decoded: list[dict[int, Action]] = [{} for _ in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -142,18 +191,19 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         self.infos: dict[str, dict[str, object]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[0]
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
+    def observation_space(self, agent: str) -> spaces.Dict:
         """The space of ``agent``'s observations."""
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         """The space of ``agent``'s actions: the action ids."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new game; ``seed`` seeds the reveals."""
+        """A new game; ``seed`` seeds the reveals (without one, the reveals go on from the
+        last seed's stream)."""
         if seed is not None:
-            self.np_random, _ = seeding.np_random(seed)
+            self._dealer = Dealer(seed)
         self.game = self._reveal(new_game(self.players, STANDARD))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -174,61 +224,78 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
 
     def _reveal(self, state: GameState) -> GameState:
         """Play chance until a seat must act or the game is over."""
-        while state.phase is Phase.REVEAL:
-            outcomes = chance_outcome_ids(state)
-            pick = self.np_random.random()
-            chosen = outcomes[-1][0]
-            for outcome, p in outcomes:
-                pick -= p
-                if pick < 0:
-                    chosen = outcome
-                    break
-            state = apply(state, action_from_id(state, chosen))
+        draw = self._dealer.draw
+        while state.phase is _REVEAL:
+            state = apply(state, draw(state))
         return state
 
+    #: False until the first reset in :class:`ClassicEnv` (the raw environment has an
+    #: episode from the start); read here so that ``observe`` needs no override.
+    _has_reset = True
+
     def observe(self, agent: str) -> Observation:
-        """``agent``'s observation: the R14 tensor and its action mask."""
+        """``agent``'s observation: the R14 tensor and its action mask (new arrays each
+        time: an agent may keep them).
+
+        Raises:
+            AssertionError: :class:`ClassicEnv` only, before the first reset.
+        """
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
         seat = self._seat[agent]
-        mask = np.zeros(self._num_actions, np.int8)
-        if to_act(self.game) == seat:
-            legal_action_mask(self.game, mask)
-        return {"observation": self._tensor(seat), "action_mask": mask}
+        game = self.game
+        if to_act(game) == seat:
+            # A new bytearray each time keeps numpy's array writable and the agent's own.
+            action_mask = np.frombuffer(bytearray(_mask(game)), _INT8)
+        else:
+            action_mask = np.zeros(self._num_actions, _INT8)
+        return {"observation": self._tensor(seat), "action_mask": action_mask}
 
     def _tensor(self, seat: int) -> NDArray[np.float32]:
-        # Written as bytes (the fast path: every value of the standard game fits in one),
-        # then widened by numpy in one call.
-        values = np.empty(self._size, np.uint8)
-        write_observation(self.game, seat, values)
-        return values.astype(np.float32)
+        # Bytes from the writer (only what the last action changed is remade), widened by
+        # numpy into a new array in one call.
+        values = np.frombuffer(self._writer.values(self.game, seat), _UINT8)
+        return values.astype(_FLOAT32)
 
     def state(self) -> NDArray[np.float32]:
         """The global state: the observation tensor of seat 0."""
         return self._tensor(0)
 
-    def step(self, action: int | None) -> None:
+    def step(self, action: SupportsIndex | None) -> None:
         """The selected agent plays action id ``action`` (``None`` once it is done).
 
         Raises:
-            IllegalActionError: the action is not legal (the wrapped :func:`env` ends the
-                game instead, as PettingZoo's classic games do).
+            IllegalActionError: the action is not legal (:class:`ClassicEnv` ends the game
+                instead, as PettingZoo's classic games do). Nothing changes then.
+            EncodingError: ``action`` is not an action id (``None`` included).
+            ValueError: ``action`` is not ``None`` for an agent that is done (PettingZoo's
+                own check).
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        assert action is not None
+        if type(action) is not int:  # numpy integers, as the action space samples them
+            if not isinstance(action, SupportsIndex):
+                raise EncodingError(f"{short_repr(action)} is not an action id")
+            action = operator.index(action)
+        game = self.game
+        # Decoded actions are immutable values: each (seat, id) is decoded once.
+        decoded = self._decoded[game.turn]
+        move = decoded.get(action)
+        if move is None:
+            move = decoded[action] = action_from_id(game, action)
+        self.game = state = self.play(move)
         self._cumulative_rewards[agent] = 0.0
-        self.game = state = self.play(action_from_id(self.game, int(action)))
         if state.is_over:
             for a, r in zip(self.agents, returns(state), strict=True):
                 self.rewards[a] = r
             self.terminations = dict.fromkeys(self.agents, True)
+            self._accumulate_rewards()
         else:
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            actor = to_act(state)
-            assert isinstance(actor, int)
-            self.agent_selection = self.possible_agents[actor]
-        self._accumulate_rewards()
+            # Every reward is 0 until the end (and nothing is left to accumulate): only the
+            # next agent changes.
+            self.agent_selection = self.possible_agents[state.turn]
         if self.render_mode == "human":
             self.render()
 
@@ -258,11 +325,146 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
 raw_env = HighSocietyEnv
 
 
+class ClassicEnv(HighSocietyEnv):
+    """The environment :func:`env` gives: :class:`HighSocietyEnv` with the checks of the
+    wrappers PettingZoo's classic games put around theirs, built in, with their behaviour:
+
+    - as ``TerminateIllegalWrapper(illegal_reward=-1)``: an illegal action ends the game
+      (PettingZoo's "illegal move" warning is logged), the offender's reward is -1 and
+      everyone else's 0, every agent is terminated and truncated; the game itself stays as
+      it was before the action;
+    - as ``AssertOutOfBoundsWrapper``: an action outside the action space (or ``None`` for an
+      agent still playing) raises ``AssertionError``;
+    - as ``OrderEnforcingWrapper``: ``agents``, ``agent_selection``, ``rewards``,
+      ``terminations``, ``truncations``, ``infos`` and ``num_agents`` raise
+      ``AttributeError`` before the first :meth:`reset`; ``step``, ``observe``, ``state``,
+      ``render`` and ``agent_iter`` raise ``AssertionError``; a ``step`` once every agent
+      is done only logs a warning; a loop over ``agent_iter`` that does not step raises
+      ``AssertionError``.
+
+    Raises:
+        InvalidConfigError: ``players`` is not an int from 3 to 5, or ``render_mode`` is not
+            ``None``, ``"human"`` or ``"ansi"``.
+    """
+
+    def __init__(self, players: int = 4, render_mode: str | None = None) -> None:
+        super().__init__(players, render_mode)
+        # Nothing of an episode exists before the first reset (OrderEnforcingWrapper).
+        del self.agents, self.agent_selection, self.rewards, self.terminations
+        del self.truncations, self.infos, self._cumulative_rewards
+        self._has_reset = False
+        self._has_updated = False
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game; ``seed`` seeds the reveals (without one, the reveals go on from the
+        last seed's stream)."""
+        self._has_reset = True
+        self._has_updated = True
+        super().reset(seed=seed, options=options)
+
+    def step(self, action: SupportsIndex | None) -> None:
+        """The selected agent plays action id ``action`` (``None`` once it is done); an
+        illegal action ends the game (see the class).
+
+        Raises:
+            AssertionError: before the first reset, or ``action`` is outside the action
+                space (``None`` included, for an agent still playing).
+            ValueError: ``action`` is not ``None`` for an agent that is done (PettingZoo's
+                own check).
+        """
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        if not self.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        self._has_updated = True
+        agent = self.agent_selection
+        done = self.terminations[agent] or self.truncations[agent]
+        if not (
+            (action is None and done)
+            or (type(action) is int and 0 <= action < self._num_actions)
+            or self.action_spaces[agent].contains(action)
+        ):
+            raise AssertionError("action is not in action space")
+        if done:
+            self._was_dead_step(action)
+            return
+        try:
+            super().step(action)
+        except IllegalActionError:
+            self._end_for_illegal(agent)
+
+    def _end_for_illegal(self, offender: str) -> None:
+        # What TerminateIllegalWrapper does, in its order.
+        EnvLogger.warn_on_illegal_move()
+        self._cumulative_rewards[offender] = 0
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
+        self.rewards = dict.fromkeys(self.truncations, 0)
+        self.rewards[offender] = -1.0
+        self._accumulate_rewards()
+        self._deads_step_first()
+
+    def state(self) -> NDArray[np.float32]:
+        """The global state: the observation tensor of seat 0.
+
+        Raises:
+            AssertionError: before the first reset.
+        """
+        if not self._has_reset:
+            EnvLogger.error_state_before_reset()
+        return super().state()
+
+    def render(self) -> str | None:
+        """As :meth:`HighSocietyEnv.render`.
+
+        Raises:
+            AssertionError: before the first reset.
+        """
+        if not self._has_reset:
+            EnvLogger.error_render_before_reset()
+        return super().render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
+        """The agent to act, again and again until every agent is done (or ``max_iter``);
+        each turn of the loop must step.
+
+        Raises:
+            AssertionError: before the first reset; and from the iterator, when the loop
+                did not step (or reset) since the last agent it gave.
+        """
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentLoop(self, max_iter)
+
+
+class _AgentLoop(Iterator[str]):
+    """``agent_iter``'s iterator, with OrderEnforcingWrapper's check that the loop steps."""
+
+    __slots__ = ("_env", "_left")
+
+    def __init__(self, environment: ClassicEnv, max_iter: int) -> None:
+        self._env = environment
+        self._left = max_iter
+
+    def __next__(self) -> str:
+        environment = self._env
+        if not environment.agents or self._left <= 0:
+            raise StopIteration
+        self._left -= 1
+        if not environment._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        environment._has_updated = False
+        agent: str = environment.agent_selection
+        return agent
+
+
 class SoloEnv(gymnasium.Env[Observation, np.int64]):
     """One learner against built-in bots, as a single-agent Gymnasium environment.
 
     The learner plays seat ``seat``; every other seat is played by a bot made by
-    ``opponent(seed)`` at each reset (by default :class:`~high_society.HeuristicBot`; the
+    ``opponent(seed)`` at each reset (by default :class:`~high_society.bots.HeuristicBot`; the
     seeds come from the reset's seed). Observations and actions are those of
     :class:`HighSocietyEnv`; the reward is the learner's return at the end (the winners
     share 1); an illegal action ends the episode with reward -1, as in the classic games.
@@ -283,9 +485,11 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
     ) -> None:
         _check(players, None)
         if render_mode not in (None, "ansi"):
-            raise InvalidConfigError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise InvalidConfigError(
+                f"render_mode must be None or 'ansi', not {short_repr(render_mode)}"
+            )
         if type(seat) is not int or not 0 <= seat < players:
-            raise InvalidConfigError(f"seat must be 0 to {players - 1}, not {seat!r}")
+            raise InvalidConfigError(f"seat must be 0 to {players - 1}, not {short_repr(seat)}")
         self._inner = HighSocietyEnv(players, None)
         self._opponent = opponent
         self._bots: list[Bot] = [opponent(None) for _ in range(players)]

@@ -15,6 +15,7 @@ from typing import Final, assert_never, overload
 
 from high_society._bidtable import TABLES, BidTable, bid_table
 from high_society._fast import game_state, player_state, set_highest_bid, with_card
+from high_society._text import short_repr
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import (
     LUXURY,
@@ -75,12 +76,16 @@ def new_game(players: int, config: GameConfig = STANDARD) -> GameState:
     <Chance.CHANCE: 'chance'>
 
     Raises:
-        InvalidConfigError: ``players`` is not an int from 3 to 5 (R3).
+        InvalidConfigError: ``players`` is not an int from 3 to 5 (R3), or ``config`` is
+            not a :class:`~high_society.GameConfig` (``None`` included).
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r} (R3)"
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players,"
+            f" not {short_repr(players)} (R3)"
         )
+    if not isinstance(config, GameConfig):
+        raise InvalidConfigError(f"config must be a GameConfig, not {short_repr(config)}")
     seat = PlayerState(hand=frozenset(config.money))
     return GameState(config=config, players=(seat,) * players, deck=config.deck)
 
@@ -377,34 +382,33 @@ def _check(state: GameState, action: object) -> _Problem | None:
     if type(action) is Bid:
         seat = action.seat
         players = state.players
+        # Types first: comparing a hostile object may run its own __eq__.
         if (
-            state.phase is _AUCTION
+            type(seat) is int
+            and state.phase is _AUCTION
             and seat == state.turn
-            and type(seat) is int
             and 0 <= seat < len(players)
         ):
             player = players[seat]
             cards = action.cards
-            if (
-                not player.passed
-                and type(cards) is frozenset
-                and cards
-                and cards <= player.hand
-                and cards <= _money_set(state.config)
-            ):
+            if not player.passed and type(cards) is frozenset and cards:
                 for card in cards:
                     if type(card) is not int:  # True == 1 and 2.0 == 2 pass the set tests
                         break
                 else:
-                    if sum(player.table) + sum(cards) > state.highest_bid:
+                    if (
+                        cards <= player.hand
+                        and cards <= _money_set(state.config)
+                        and sum(player.table) + sum(cards) > state.highest_bid
+                    ):
                         return None
     elif type(action) is Pass:
         seat = action.seat
         players = state.players
         if (
-            state.phase is _AUCTION
+            type(seat) is int
+            and state.phase is _AUCTION
             and seat == state.turn
-            and type(seat) is int
             and 0 <= seat < len(players)
             and not players[seat].passed
         ):
@@ -425,7 +429,7 @@ def _check(state: GameState, action: object) -> _Problem | None:
         return _check_reveal(state, action)
     return (
         Reason.NOT_AN_ACTION,
-        f"{_esc(repr(action))} is not an action: expected Reveal, Bid, Pass or Discard",
+        f"{_esc(short_repr(action))} is not an action: expected Reveal, Bid, Pass or Discard",
         (),
     )
 
@@ -433,7 +437,11 @@ def _check(state: GameState, action: object) -> _Problem | None:
 def _check_reveal(state: GameState, action: Reveal) -> _Problem | None:
     card: object = action.card  # actions are built unchecked: the type is not yet known
     if not isinstance(card, StatusCard):
-        return (Reason.INVALID_CARD, f"cannot reveal {_esc(repr(card))}: not a status card", ())
+        return (
+            Reason.INVALID_CARD,
+            f"cannot reveal {_esc(short_repr(card))}: not a status card",
+            (),
+        )
     if state.phase is _OVER:
         return (Reason.GAME_OVER, f"cannot reveal {card.label}: the game is over", ())
     if state.phase is not _REVEAL:
@@ -476,7 +484,7 @@ def _check_player_action(state: GameState, action: Bid | Pass | Discard) -> _Pro
     if type(seat) is not int or not 0 <= seat < n:
         return (
             Reason.INVALID_SEAT,
-            f"cannot {verb}: {_esc(repr(seat))} is not a seat (seats are 0 to {n - 1})",
+            f"cannot {verb}: {_esc(short_repr(seat))} is not a seat (seats are 0 to {n - 1})",
             (),
         )
     problem = _check_shape(state, action)
@@ -535,7 +543,7 @@ def _check_shape(state: GameState, action: Bid | Pass | Discard) -> _Problem | N
         if not isinstance(card, StatusCard):
             return (
                 Reason.INVALID_CARD,
-                f"{{0}} cannot discard {_esc(repr(card))}: not a status card",
+                f"{{0}} cannot discard {_esc(short_repr(card))}: not a status card",
                 (action.seat,),
             )
     elif type(action) is Bid:
@@ -543,7 +551,7 @@ def _check_shape(state: GameState, action: Bid | Pass | Discard) -> _Problem | N
         if type(cards) is not frozenset:
             return (
                 Reason.INVALID_CARD,
-                f"{{0}} cannot bid {_esc(repr(cards))}: bid cards must be a frozenset of"
+                f"{{0}} cannot bid {_esc(short_repr(cards))}: bid cards must be a frozenset of"
                 " money values",
                 (action.seat,),
             )
@@ -552,7 +560,7 @@ def _check_shape(state: GameState, action: Bid | Pass | Discard) -> _Problem | N
             if type(card) is not int or card not in money:
                 return (
                     Reason.INVALID_CARD,
-                    f"{{0}} cannot bid {_esc(repr(card))}: there is no such money card"
+                    f"{{0}} cannot bid {_esc(short_repr(card))}: there is no such money card"
                     f" (the money cards are {', '.join(map(str, money))})",
                     (action.seat,),
                 )

@@ -9,6 +9,7 @@ from fractions import Fraction
 
 import attrs
 
+from high_society._text import short_repr
 from high_society.cards import StatusCard
 from high_society.errors import GameNotOverError, OutOfRangeError
 from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
@@ -147,7 +148,9 @@ def status(state: GameState, seat: int) -> Fraction:
 
 def _player(state: GameState, seat: int) -> PlayerState:
     if type(seat) is not int or not 0 <= seat < len(state.players):
-        raise OutOfRangeError(f"{seat!r} is not a seat (seats are 0 to {len(state.players) - 1})")
+        raise OutOfRangeError(
+            f"{short_repr(seat)} is not a seat (seats are 0 to {len(state.players) - 1})"
+        )
     return state.players[seat]
 
 

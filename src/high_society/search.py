@@ -9,7 +9,7 @@ current state:
   representative actions instead of up to 2,048 legal bids: ``Pass``, and for each of the
   few lowest face-up totals it can reach, one or two card sets that make that total.
 - **The other seats** are modelled by a fast policy (the built-in
-  :class:`~high_society.HeuristicBot`), sampled inside the tree.
+  :class:`~high_society.bots.HeuristicBot`), sampled inside the tree.
 - **Reveals** are chance nodes with their exact probabilities
   (:func:`~high_society.chance_outcomes`): each visit goes to the card whose share of the
   visits lags its probability the most, so the visits follow the probabilities exactly
@@ -34,9 +34,10 @@ import random
 import time
 from collections.abc import Callable
 
+from high_society._text import short_repr
 from high_society.actions import Action, Bid, Pass, Reveal
 from high_society.bots import Bot, HeuristicBot
-from high_society.errors import InvalidConfigError
+from high_society.errors import InvalidConfigError, OutOfRangeError
 from high_society.rules import apply, chance_outcomes, legal_actions, to_act
 from high_society.scoring import result
 from high_society.state import GameState, Phase
@@ -106,17 +107,19 @@ def win_share(state: GameState, seat: int) -> float:
 
     Raises:
         GameNotOverError: the game is not over.
-        IndexError: ``seat`` is not a seat of the game.
+        OutOfRangeError: ``seat`` is not a seat of the game.
     """
     outcome = result(state)
     if not 0 <= seat < len(state.players):
-        raise IndexError(f"{seat!r} is not a seat (seats are 0 to {len(state.players) - 1})")
+        raise OutOfRangeError(
+            f"{short_repr(seat)} is not a seat (seats are 0 to {len(state.players) - 1})"
+        )
     return 1.0 / len(outcome.winners) if seat in outcome.winners else 0.0
 
 
 def _check_positive(name: str, value: object) -> None:
     if type(value) is not int or value < 1:
-        raise InvalidConfigError(f"{name} must be an int >= 1, not {value!r}")
+        raise InvalidConfigError(f"{name} must be an int >= 1, not {short_repr(value)}")
 
 
 class _Node:
@@ -177,13 +180,15 @@ class SearchBot:
             or not isinstance(seconds, int | float)
             or not 0 < seconds < math.inf
         ):
-            raise InvalidConfigError(f"seconds must be a number > 0, not {seconds!r}")
+            raise InvalidConfigError(f"seconds must be a number > 0, not {short_repr(seconds)}")
         if (
             isinstance(exploration, bool)
             or not isinstance(exploration, int | float)
             or not 0 <= exploration < math.inf
         ):
-            raise InvalidConfigError(f"exploration must be a number >= 0, not {exploration!r}")
+            raise InvalidConfigError(
+                f"exploration must be a number >= 0, not {short_repr(exploration)}"
+            )
         _check_positive("bid_totals", bid_totals)
         _check_positive("cards_per_total", cards_per_total)
         _check_positive("depth", depth)

@@ -25,6 +25,7 @@ from fractions import Fraction
 
 import attrs
 
+from high_society._text import short_repr
 from high_society.bots import Bot, HeuristicBot, RandomBot
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
 from high_society.errors import InvalidConfigError
@@ -183,12 +184,15 @@ def simulate(
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r} (R3)"
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} "
+            f"players, not {short_repr(players)} (R3)"
         )
     if type(games) is not int or games < 0:
-        raise InvalidConfigError(f"the number of games must be an int >= 0, not {games!r}")
+        raise InvalidConfigError(
+            f"the number of games must be an int >= 0, not {short_repr(games)}"
+        )
     if policy not in POLICIES:
-        raise InvalidConfigError(f"unknown policy {policy!r}: expected one of {POLICIES}")
+        raise InvalidConfigError(f"unknown policy {short_repr(policy)}: expected one of {POLICIES}")
     task = functools.partial(_play_games, players, seed, policy, config)
     start = clock()
     parts = run_chunks(task, games, jobs=jobs, executor=executor, workers=workers)

@@ -26,6 +26,7 @@ from fractions import Fraction
 
 import attrs
 
+from high_society._text import short_repr
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot, RandomBot
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
@@ -233,21 +234,26 @@ def parse_entrant(spec: str) -> Entrant:
             for part in attribute.split("."):
                 target = getattr(target, part)
         except (ImportError, AttributeError) as error:
-            raise InvalidConfigError(f"cannot load bot {spec!r}: {error}") from error
+            raise InvalidConfigError(f"cannot load bot {short_repr(spec)}: {error}") from error
         if not callable(target):
-            raise InvalidConfigError(f"bot {spec!r} is not a class or function")
+            raise InvalidConfigError(f"bot {short_repr(spec)} is not a class or function")
         # Make one bot now, so that a factory that takes no seed or makes no bot is
         # refused here with its name, not in the middle of a run (in another process).
         try:
             bot = target(0)
         except Exception as error:
-            raise InvalidConfigError(f"bot {spec!r} cannot be made from a seed: {error}") from error
+            raise InvalidConfigError(
+                f"bot {short_repr(spec)} cannot be made from a seed: {error}"
+            ) from error
         if not callable(getattr(bot, "choose", None)):
-            raise InvalidConfigError(f"bot {spec!r} makes objects without a choose method")
+            raise InvalidConfigError(
+                f"bot {short_repr(spec)} makes objects without a choose method"
+            )
         return Entrant(spec, target)
     known = ", ".join(BUILT_IN)
     raise InvalidConfigError(
-        f"unknown bot {spec!r}: expected one of {known}, search@N, search@Xs or module:Class"
+        f"unknown bot {short_repr(spec)}: expected one of "
+        f"{known}, search@N, search@Xs or module:Class"
     )
 
 
@@ -266,7 +272,7 @@ def _search_factory(budget: str) -> BotFactory:
         return functools.partial(SearchBot, simulations=simulations)
     except ValueError:
         raise InvalidConfigError(
-            f"bad search budget {budget!r}: expected simulations (search@200) or seconds "
+            f"bad search budget {short_repr(budget)}: expected simulations (search@200) or seconds "
             "(search@0.5s), more than 0"
         ) from None
 
@@ -300,9 +306,11 @@ def tournament(
             f"a tournament needs {MIN_PLAYERS} to {MAX_PLAYERS} bots, not {players} (R3)"
         )
     if type(games) is not int or games < 0:
-        raise InvalidConfigError(f"the number of games must be an int >= 0, not {games!r}")
+        raise InvalidConfigError(
+            f"the number of games must be an int >= 0, not {short_repr(games)}"
+        )
     if type(seed) is not int:
-        raise InvalidConfigError(f"the seed must be an int, not {seed!r}")
+        raise InvalidConfigError(f"the seed must be an int, not {short_repr(seed)}")
     task = functools.partial(_play_games, tuple(entrants), seed, config)
     start = clock()
     parts = run_chunks(

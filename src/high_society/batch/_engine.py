@@ -6,6 +6,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from high_society._text import short_repr
 from high_society.actions import Bid, Discard, Pass
 from high_society.batch import _kernels
 from high_society.batch._convert import Row, row_from_state, state_from_row
@@ -124,10 +125,13 @@ class GameBatch:
     ) -> None:
         if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise InvalidConfigError(
-                f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r} (R3)"
+                f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} "
+                f"players, not {short_repr(players)} (R3)"
             )
         if type(num_games) is not int or num_games < 1:
-            raise BatchError(f"the number of games must be an int >= 1, not {num_games!r}")
+            raise BatchError(
+                f"the number of games must be an int >= 1, not {short_repr(num_games)}"
+            )
         self._tables = tables(config)
         n, p, c = num_games, players, _kernels.NUM_CARDS
         self._hand = np.zeros((n, p), dtype=np.int64)
@@ -522,8 +526,8 @@ class GameBatch:
             raise BatchError("not a valid state: " + "; ".join(problems))
         if state.config != self.config or state.num_players != self.num_players:
             raise BatchError(
-                f"the batch plays {self.num_players} seats of {self.config!r}, the state "
-                f"{state.num_players} seats of {state.config!r}"
+                f"the batch plays {self.num_players} seats of {short_repr(self.config)}, the state "
+                f"{state.num_players} seats of {short_repr(state.config)}"
             )
         seats, deck, removed, phase, turn, auction, ending = row_from_state(state)
         for p, (hand, table, passed, owned) in enumerate(seats):
@@ -563,14 +567,16 @@ class GameBatch:
             or isinstance(game, bool)
             or not (0 <= game < self.num_games)
         ):
-            raise BatchError(f"{game!r} is not a game of this batch (0 to {self.num_games - 1})")
+            raise BatchError(
+                f"{short_repr(game)} is not a game of this batch (0 to {self.num_games - 1})"
+            )
         return int(game)
 
 
 def _game_seeds(seed: Seed, n: int) -> npt.NDArray[np.uint64]:
     if type(seed) is int:
         if not 0 <= seed < _SEED_LIMIT:
-            raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {seed!r}")
+            raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {short_repr(seed)}")
         seeds: npt.NDArray[np.uint64] = (
             np.random.SeedSequence(seed).generate_state(n, dtype=np.uint64).astype(np.uint64)
         )
@@ -579,7 +585,7 @@ def _game_seeds(seed: Seed, n: int) -> npt.NDArray[np.uint64]:
         if len(seed) != n or not all(type(s) is int and 0 <= s < _SEED_LIMIT for s in seed):
             raise BatchError(f"expected {n} seeds, each an int from 0 to 2**64 - 1")
         return np.array(seed, dtype=np.uint64)
-    raise BatchError(f"a seed is an int or a sequence of ints, not {seed!r}")
+    raise BatchError(f"a seed is an int or a sequence of ints, not {short_repr(seed)}")
 
 
 def _check_out(out: npt.NDArray[np.generic], shape: tuple[int, ...], dtype: type) -> None:

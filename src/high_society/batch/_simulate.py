@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from high_society._text import short_repr
 from high_society.batch import _kernels
 from high_society.batch._engine import BatchError
 from high_society.batch._tables import tables
@@ -48,12 +49,15 @@ def simulate(
     """
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r} (R3)"
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} "
+            f"players, not {short_repr(players)} (R3)"
         )
     if type(games) is not int or games < 0:
-        raise InvalidConfigError(f"the number of games must be an int >= 0, not {games!r}")
+        raise InvalidConfigError(
+            f"the number of games must be an int >= 0, not {short_repr(games)}"
+        )
     if type(seed) is not int or not 0 <= seed < 1 << 64:
-        raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {seed!r}")
+        raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {short_repr(seed)}")
     t = tables(config)
     p, c = players, _kernels.NUM_CARDS
     rng = np.zeros(1, dtype=np.uint64)

@@ -35,7 +35,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument(
         "--record",
         metavar="FILE",
-        help="also write the game to FILE as a recorded game (JSON, format v1)",
+        help="also write the game to FILE as a recorded game (JSON, format v1); only a "
+        "regular file is replaced (exit code 1 otherwise, nothing written)",
     )
     parser.set_defaults(handler=run)
 
@@ -74,6 +75,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     path = getattr(args, "record", None)
     if path is not None:
         meta = {"generator": "high-society demo", "seed": args.seed, "bots": args.bots}
+        # All or nothing, and only a regular file is replaced: a FIFO, a device or a link
+        # is refused with a RecordError, which the command line reports (exit code 1).
         write_record(GameRecord(names, actions, meta), path)
         print(f"Recorded the game in {path}", file=stream)
     return 0

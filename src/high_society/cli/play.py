@@ -13,6 +13,7 @@ each step as it comes; at the end, it shows the final table.
 """
 
 import argparse
+import io
 import random
 import re
 import sys
@@ -102,7 +103,9 @@ class Console:
             self.say()
             raise Quit
         if self._echo:
-            self.say(line.rstrip("\n"))
+            typed = line.rstrip("\n")
+            # A script's line may hold control characters (ANSI escapes ...): show them escaped.
+            self.say(typed if typed.isprintable() else ascii(typed)[1:-1])
         return line.strip()
 
 
@@ -159,7 +162,7 @@ def parse_move(text: str, state: GameState, you: int) -> Action | str:
     >>> parse_move("3 4", new_game(3), 0)
     Bid(seat=0, cards=frozenset({3, 4}))
     >>> parse_move("three", new_game(3), 0)
-    "'three' is not a number: type money values, 'pass' or 'help'"
+    "'three' is not a money value: type money values, 'pass' or 'help'"
 
     Raises:
         Quit: the person typed ``quit``.
@@ -173,8 +176,11 @@ def parse_move(text: str, state: GameState, you: int) -> Action | str:
         return "type money values, 'pass' or 'help'"
     values = []
     for word in words:
-        if not word.isdigit():
-            return f"{word!r} is not a number: type money values, 'pass' or 'help'"
+        # ASCII digits only: "²".isdigit() is true but int("²") fails; and no more digits
+        # than a money value has, so a 5,000-digit line is not converted at all.
+        if not (word.isascii() and word.isdigit()) or len(word) > 3:
+            shown = ascii(word) if len(word) <= 20 else ascii(word[:17]) + "..."
+            return f"{shown} is not a money value: type money values, 'pass' or 'help'"
         values.append(int(word))
     if state.phase is Phase.DISCARD:
         if len(values) != 1 or not 1 <= values[0] <= 10:
@@ -280,9 +286,11 @@ def run(
 ) -> int:
     """Play the game ``args`` describe; 0 at the end or when the person quits, 2 for a bad
     ``--seat``. Ctrl-C is left to the command line, which exits with 130."""
-    console = Console(
-        stdin if stdin is not None else sys.stdin, stdout if stdout is not None else sys.stdout
-    )
+    if stdin is None:
+        stdin = sys.stdin
+        if isinstance(stdin, io.TextIOWrapper):  # bytes that are not text: no traceback
+            stdin.reconfigure(errors="replace")
+    console = Console(stdin, stdout if stdout is not None else sys.stdout)
     if not 0 <= args.seat < args.players:
         print(
             f"high-society play: --seat must be 0 to {args.players - 1}, not {args.seat}",

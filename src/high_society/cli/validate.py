@@ -2,7 +2,8 @@
 
 Exit code 0 when every file is a valid record (finished or not), 1 when any is not (a
 missing, unreadable or non-JSON file counts as not valid). Nothing is written but the report
-on standard output, one line per file in the order given.
+on standard output, one line per file in the order given; what comes from a file or its name
+is escaped, so a line never holds a control character.
 """
 
 import argparse
@@ -11,6 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from high_society._text import terminal_safe
 from high_society.record import Validation, validate_file
 from high_society.serial import score_to_json
 
@@ -68,7 +70,7 @@ def describe(file: str, validation: Validation) -> str:
 
 
 def _emit(line: str, stream: TextIO) -> None:
-    """Write a line that may hold odd characters (file names) without failing."""
+    """Write one line whatever it holds: characters the stream cannot encode are escaped."""
     encoding = getattr(stream, "encoding", None) or "utf-8"
     safe = line.encode(encoding, "backslashreplace").decode(encoding, "replace")
     stream.write(safe + "\n")
@@ -85,6 +87,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         if args.json:
             _emit(json.dumps(validation.to_json(file)), stream)
         else:
-            _emit(describe(file, validation), stream)
+            # File names and players' names come from outside: control characters
+            # (newlines, ANSI escapes ...) are escaped, so they cannot forge a report line
+            # or reach the terminal. The JSON lines are ASCII with escapes already.
+            _emit(terminal_safe(describe(file, validation)), stream)
     stream.flush()
     return code

@@ -14,6 +14,9 @@ unchanged, and on every end state the result against R10-R12
 (:func:`~property_tests.checks.result_problems`). The reachable states form a DAG
 (each action moves the game forward; a cycle is reported), so it also computes the
 longest game, far below the bound derived in ``property_tests/test_termination.py``.
+Around every ``BOUNDARY_STRIDE``-th state it checks the boundary of ``state_problems``
+(``verification/boundary.py``): a single change of a reachable state must not be refused
+when the exploration reached it (``--full-boundary``: around every state).
 
 The explorer lives here and not in the library: it is a test of the rules, tied to the
 checks of ``property_tests/checks.py``; a user who wants to solve a small game needs

@@ -869,8 +869,8 @@ def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
 
     pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
     pre: state.phase is Phase.DISCARD and 0 <= seat < len(state.players) and seat == state.turn
-    pre: card.is_luxury and card in state.players[seat].status_cards
     pre: StatusCard.FAUX_PAS in state.players[seat].status_cards
+    pre: card.is_luxury and card in state.players[seat].status_cards
     pre: cards_in_place(state)
     post: sort_cards([c for p in __return__.players for c in p.status_cards] + [*__return__.removed]) == sort_cards([c for p in state.players for c in p.status_cards] + [*state.removed])
     post: card not in __return__.players[seat].status_cards and StatusCard.FAUX_PAS not in __return__.players[seat].status_cards

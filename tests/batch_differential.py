@@ -4,9 +4,14 @@
 them, a ``GameState`` through :func:`~high_society.apply`, with the same actions (chosen
 by a steered random policy) and the same reveals (drawn by the batch, replayed as
 ``Reveal`` actions). Before every step it compares each game's legal-action ids with the
-reducer's legal actions and its observation with the documented layout; after every step
-the converted state with the reducer's state; at the end the results (R10-R12) and the
-returns. Any difference raises :class:`Mismatch`.
+reducer's, in the library's one encoding (:func:`~high_society.encoding.legal_action_ids`,
+tied to ``legal_actions`` by tests/test_encoding.py and
+property_tests/test_encoding_properties.py), and its observation with
+:func:`~high_society.observation.observation_tensor`; it decodes the chosen ids with
+:func:`~high_society.encoding.action_from_id`; after every step it compares the converted
+state with the reducer's state; at the end the results (R10-R12) with
+:func:`~high_society.result` and the returns with :func:`~high_society.observation.returns`.
+Any difference raises :class:`Mismatch`.
 
 ``tests/test_batch_differential.py`` runs it briefly in CI; the long run is a command
 (figures in docs/batch.md)::
@@ -15,7 +20,6 @@ returns. Any difference raises :class:`Mismatch`.
 """
 
 import argparse
-import functools
 import sys
 import time
 from collections.abc import Sequence
@@ -26,7 +30,6 @@ import numpy.typing as npt
 
 from high_society import (
     STANDARD,
-    Action,
     Bid,
     Discard,
     GameConfig,
@@ -36,111 +39,12 @@ from high_society import (
     Reveal,
     StatusCard,
     apply,
-    legal_actions,
     new_game,
     result,
 )
 from high_society.batch import GameBatch
-
-# --- Reference conversions --------------------------------------------------------------------
-# Written from COMMON.md's action ids and the observation layout of issue 12.
-# TODO(lead): switch to high_society.encoding (action_id, action_from_id, legal_action_ids)
-# and high_society.observation (observation_tensor, returns) once they are merged.
-
-CARDS = tuple(StatusCard)
-
-
-def action_id(action: Action, config: GameConfig) -> int:
-    """The id of a Pass, Bid or Discard (COMMON.md)."""
-    match action:
-        case Pass():
-            return 0
-        case Bid(_, cards):
-            return _bid_id(config.money, cards)
-        case Discard(_, card):
-            return (1 << len(config.money)) + card.luxury_value - 1
-        case Reveal():
-            raise ValueError("a reveal has a chance id, not a player action id")
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _bid_id(money: tuple[int, ...], cards: frozenset[int]) -> int:
-    return sum(1 << i for i, v in enumerate(money) if v in cards)
-
-
-def action_from_id(state: GameState, action: int) -> Action:
-    """The player action of id ``action`` for the seat to act in ``state``."""
-    config, seat = state.config, state.turn
-    num_bids = 1 << len(config.money)
-    if action == 0:
-        return Pass(seat)
-    if action < num_bids:
-        return Bid(seat, frozenset(v for i, v in enumerate(config.money) if action >> i & 1))
-    return Discard(seat, StatusCard.luxury(action - num_bids + 1))
-
-
-def reducer_legal_ids(state: GameState) -> list[int]:
-    """The ids of ``legal_actions(state)``, ascending."""
-    return sorted(action_id(a, state.config) for a in legal_actions(state))
-
-
-@functools.lru_cache(maxsize=4)
-def _subset_sums(money: tuple[int, ...]) -> npt.NDArray[np.int64]:
-    ids = np.arange(1 << len(money), dtype=np.int64)
-    return sum((((ids >> i) & 1) * v for i, v in enumerate(money)), np.zeros_like(ids))
-
-
-def quick_legal_check(state: GameState, row: npt.NDArray[np.bool_]) -> bool:
-    """Whether ``row`` holds exactly the legal ids of ``state``, without building actions
-    (for the long run): as many ids as ``legal_actions`` has, and in an auction exactly Pass
-    and the subsets of the hand whose total reaches the reducer's ``min_total`` with the
-    seat's face-up cards (R5); in a discard exactly the discards of ``legal_actions``."""
-    legal = legal_actions(state)
-    ids = np.flatnonzero(row)
-    if len(ids) != len(legal):
-        return False
-    if state.phase is not Phase.AUCTION:
-        return ids.tolist() == reducer_legal_ids(state)
-    config, player = state.config, state.players[state.turn]
-    assert legal.min_total is not None
-    sums = _subset_sums(config.money)
-    everything = np.arange(len(sums))
-    hand = sum(1 << i for i, v in enumerate(config.money) if v in player.hand)
-    wanted = ((everything & ~hand) == 0) & (sums + sum(player.table) >= legal.min_total)
-    wanted[0] = True  # Pass
-    return bool((row[: len(sums)] == wanted).all()) and not row[len(sums) :].any()
-
-
-def observation_reference(state: GameState, seat: int) -> list[float]:
-    """``observation_tensor(state, seat)`` as the layout document describes it."""
-    config, n = state.config, state.num_players
-    counts = [0.0] * 14
-    out = [0.0] * 4
-    out[list(Phase).index(state.phase)] = 1.0
-    auction = [0.0] * 14
-    if state.auction is not None:
-        auction[CARDS.index(state.auction)] = 1.0
-    out += auction
-    out += [float(state.deck.count(c)) for c in CARDS]
-    out += [float(state.removed.count(c)) for c in CARDS]
-    out.append(float(state.highest_bid))
-    for k in range(n):
-        p = (seat + k) % n
-        player = state.players[p]
-        out += [float(v in player.hand) for v in config.money]
-        out += [float(v in player.table) for v in config.money]
-        out.append(float(player.passed))
-        out.append(float(state.turn == p))
-        counts = [float(player.status_cards.count(c)) for c in CARDS]
-        out += counts
-    return out
-
-
-def reference_returns(state: GameState) -> list[float]:
-    """Winners share 1; everyone else 0 (issue 12's convention)."""
-    won = result(state).winners
-    return [1 / len(won) if p in won else 0.0 for p in range(state.num_players)]
-
+from high_society.encoding import action_from_id, legal_action_ids
+from high_society.observation import observation_tensor, returns
 
 # --- The differential run ---------------------------------------------------------------------
 
@@ -200,12 +104,9 @@ def play_both(
     *,
     compare_observations: bool = True,
     uniform: bool = False,
-    quick: bool = False,
 ) -> Tally:
     """Play ``games`` games of ``players`` seats through both engines (see the module doc),
     choosing with the steered policy or, with ``uniform``, the batch's own uniform sampler.
-    ``quick`` compares the legal ids with :func:`quick_legal_check` instead of building
-    every legal action (the long run; the CI tests build them).
 
     Raises:
         Mismatch: the engines disagree somewhere; the message says where.
@@ -224,16 +125,12 @@ def play_both(
         seats = rng.integers(players, size=games)
         observations = batch.observations(seats) if compare_observations else None
         for g in np.flatnonzero(~over).tolist():
-            if quick:
-                if not quick_legal_check(states[g], mask[g]):
-                    raise Mismatch(f"game {g}: legal ids differ in {states[g]!r}")
-            else:
-                expected = reducer_legal_ids(states[g])
-                got = np.flatnonzero(mask[g]).tolist()
-                if got != expected:
-                    raise Mismatch(f"game {g}: legal ids {got[:20]}... != {expected[:20]}...")
+            expected = list(legal_action_ids(states[g]))
+            got = np.flatnonzero(mask[g]).tolist()
+            if got != expected:
+                raise Mismatch(f"game {g}: legal ids {got[:20]}... != {expected[:20]}...")
             if observations is not None:
-                reference = observation_reference(states[g], int(seats[g]))
+                reference = observation_tensor(states[g], int(seats[g]))
                 if observations[g].tolist() != reference:
                     raise Mismatch(f"game {g}: observation for seat {seats[g]} differs")
         actions = batch.sample_actions() if uniform else _choose(mask, over, rng)
@@ -258,7 +155,7 @@ def play_both(
             compared += 1
         over = batch.is_over
     outcome = batch.results()
-    returns = batch.returns()
+    batch_returns = batch.returns()
     for g, state in enumerate(states):
         expected_result = result(state)
         if (
@@ -266,7 +163,7 @@ def play_both(
             or outcome.money[g].tolist() != list(expected_result.money)
             or np.flatnonzero(outcome.cast_out[g]).tolist() != list(expected_result.cast_out)
             or np.flatnonzero(outcome.winners[g]).tolist() != list(expected_result.winners)
-            or returns[g].tolist() != reference_returns(state)
+            or batch_returns[g].tolist() != list(returns(state))
         ):
             raise Mismatch(f"game {g}: results differ from {expected_result!r}")
     return Tally(games, steps, compared, bids, passes, discards)
@@ -285,7 +182,7 @@ def main(argv: Sequence[str]) -> int:
     seed = args.seed
     while steps < args.steps:
         for players in (3, 4, 5):
-            tally = play_both(players, args.games, seed, uniform=seed % 2 == 0, quick=True)
+            tally = play_both(players, args.games, seed, uniform=seed % 2 == 0)
             steps += tally.steps
             games += tally.games
             seed += 1

@@ -40,7 +40,7 @@ from high_society.batch import (
     simulate,
 )
 from high_society.cli import main
-from tests.batch_differential import action_id
+from high_society.encoding import action_id
 
 FULL = (1 << len(STANDARD.money)) - 1
 FIRST_DISCARD = 1 << len(STANDARD.money)

@@ -11,9 +11,9 @@ import numpy.typing as npt
 import pytest
 
 from high_society import GameConfig, StatusCard, sort_cards
-from high_society.batch import GameBatch
+from high_society.batch import BatchResults, GameBatch
 from tests import batch_differential as differential
-from tests.batch_differential import Mismatch, play_both, quick_legal_check
+from tests.batch_differential import Mismatch, play_both
 
 L = StatusCard
 #: Reduced games, so that every corner comes up in a few games: few money cards, a short
@@ -81,19 +81,69 @@ def test_a_difference_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         play_both(3, games=2, seed=1)
 
 
-def test_the_quick_legal_check_of_the_long_run_agrees_and_bites() -> None:
-    """``python3 tasks.py batch-diff`` compares legal ids with ``quick_legal_check``: it
-    accepts the batch's masks where the full comparison does, and refuses a changed mask."""
-    tally = play_both(4, games=4, seed=400, quick=True)
-    assert tally.steps > 100
-    batch = GameBatch(8, 4, seed=401)
-    for _ in range(6):
-        batch.step(batch.sample_actions())
-    mask = batch.legal_action_mask()
-    for g in np.flatnonzero(~batch.is_over).tolist():
-        state = batch.to_state(g)
-        assert quick_legal_check(state, mask[g])
-        for flip in (0, 1, int(np.flatnonzero(mask[g])[-1]), mask.shape[1] - 1):
-            changed = mask[g].copy()
-            changed[flip] = not changed[flip]
-            assert not quick_legal_check(state, changed)
+def _swap_a_legal_id(mask: npt.NDArray[np.bool_]) -> None:
+    """Game 0 offers its first illegal id instead of its first legal one: as many ids, not
+    the same (in an auction the discard ids are illegal, in a discard Pass is)."""
+    legal, illegal = int(np.flatnonzero(mask[0])[0]), int(np.flatnonzero(~mask[0])[0])
+    mask[0, legal], mask[0, illegal] = False, True
+
+
+class WrongMask(GameBatch):
+    def legal_action_mask(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
+        mask = super().legal_action_mask(out)
+        if not self.is_over[0]:
+            _swap_a_legal_id(mask)
+        return mask
+
+
+class WrongObservation(GameBatch):
+    def observations(
+        self,
+        seat: int | npt.ArrayLike | None = None,
+        out: npt.NDArray[np.float32] | None = None,
+    ) -> npt.NDArray[np.float32]:
+        observed = super().observations(seat, out)
+        observed[0, -1] += 1  # one more status card of the last kind for the last seat
+        return observed
+
+
+class WrongEnd(GameBatch):
+    def step(self, action_ids: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        ended = super().step(action_ids)
+        ended[0] = False  # game 0 never reports its end
+        return ended
+
+
+class WrongMoney(GameBatch):
+    def results(self) -> BatchResults:
+        outcome = super().results()
+        outcome.money[0, 0] += 1
+        return outcome
+
+
+class WrongReturns(GameBatch):
+    def returns(self) -> npt.NDArray[np.float64]:
+        shares = super().returns()
+        shares[0] = 1 - shares[0]  # the winners' shares go to the others
+        return shares
+
+
+@pytest.mark.parametrize(
+    ("broken", "message"),
+    [
+        (WrongMask, "game 0: legal ids"),
+        (WrongObservation, "game 0: observation for seat"),
+        (WrongEnd, "game 0: ended False but reducer over True"),
+        (WrongMoney, "game 0: results differ"),
+        (WrongReturns, "game 0: results differ"),
+    ],
+)
+def test_every_comparison_bites(
+    monkeypatch: pytest.MonkeyPatch, broken: type[GameBatch], message: str
+) -> None:
+    """Each thing compared (the legal ids against ``legal_action_ids``, the observation
+    against ``observation_tensor``, the end, the results against ``result``, the returns
+    against ``observation.returns``) is reported when the batch gets it wrong."""
+    monkeypatch.setattr(differential, "GameBatch", broken)
+    with pytest.raises(Mismatch, match=message):
+        play_both(3, games=2, seed=2)

@@ -7,12 +7,12 @@ import numpy as np
 import numpy.typing as npt
 
 from high_society._text import short_repr
-from high_society.actions import Bid, Discard, Pass
 from high_society.batch import _kernels
 from high_society.batch._convert import Row, row_from_state, state_from_row
 from high_society.batch._tables import tables
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig, StatusCard
-from high_society.errors import HighSocietyError, InvalidConfigError, Reason
+from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
+from high_society.encoding import player_action
+from high_society.errors import EncodingError, HighSocietyError, InvalidConfigError, Reason
 from high_society.invariants import state_problems
 from high_society.rules import why_illegal
 from high_society.state import GameState
@@ -461,22 +461,12 @@ class GameBatch:
 
     def _illegal(self, game: int, action_id: int) -> IllegalActionIdError:
         """The error for ``action_id`` in ``game``, with the reducer's reason when the id
-        names an action."""
-        t = self._tables
+        names an action (decoded by the library's one encoding, ``player_action``)."""
         state = self.to_state(game)
-        seat = state.turn
-        if action_id == 0:
-            action: object = Pass(seat)
-        elif 0 < action_id < t.num_bids:
-            action = Bid(
-                seat, frozenset(v for i, v in enumerate(self.config.money) if action_id >> i & 1)
-            )
-        elif 0 <= action_id - t.num_bids < _kernels.LUXURY_CARDS:
-            action = Discard(seat, StatusCard.luxury(action_id - t.num_bids + 1))
-        else:
-            return IllegalActionIdError(
-                game, action_id, None, f"ids are from 0 to {t.num_actions - 1}"
-            )
+        try:
+            action = player_action(action_id, state.turn, self.config)
+        except EncodingError as no_action:
+            return IllegalActionIdError(game, action_id, None, str(no_action))
         error = why_illegal(state, action)
         assert error is not None, "the kernels and the reducer disagree on legality"
         return IllegalActionIdError(game, action_id, error.reason, str(error))

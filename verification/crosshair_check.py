@@ -37,7 +37,9 @@ ITERATIONS = 50
 #: The first path that meets them is path 168 for ``_reveal``, 118 for ``_bid``, 109 for
 #: ``_pass`` and 161 for ``_discard`` (a seat holding Faux Pas and a luxury card in the
 #: discard phase); the bounds leave room for changes to the code.
-SLOW = {"_reveal": 250, "_bid": 200, "_pass": 200, "_discard": 250}
+#: ``cast_out`` has only 82 paths in all: a bound of 100 explores every one of them, so the
+#: gate confirms its contract instead of leaving it "not refuted".
+SLOW = {"_reveal": 250, "_bid": 200, "_pass": 200, "_discard": 250, "cast_out": 100}
 #: The canaries' bound: CrossHair must refute both within it (it refutes
 #: ``broken_cast_out`` at path 4 and ``broken_bid`` at path 57).
 CANARY_ITERATIONS = 100

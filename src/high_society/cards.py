@@ -29,6 +29,7 @@ __all__ = [
     "CardKind",
     "GameConfig",
     "StatusCard",
+    "check_players",
     "sort_cards",
 ]
 
@@ -43,6 +44,25 @@ MAX_MONEY_CARDS = 12
 #: hand is then worth at most 12,000, and the largest bid table (12 cards up to 1,000) takes
 #: about 0.8 MiB, built in about 45 ms.
 MAX_MONEY_VALUE = 1000
+
+
+def check_players(players: object) -> int:
+    """``players`` itself, if it is a player count the game allows: an int from
+    :data:`MIN_PLAYERS` to :data:`MAX_PLAYERS` (R3).
+
+    >>> check_players(4)
+    4
+
+    Raises:
+        InvalidConfigError: ``players`` is not an int from 3 to 5.
+    """
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidConfigError(
+            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, "
+            f"not {short_repr(players)} (R3)"
+        )
+    return players
+
 
 #: R1: every player's eleven money cards, 106 in all.
 STANDARD_MONEY: tuple[int, ...] = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)

@@ -34,7 +34,13 @@ import attrs
 from high_society._buffers import check_buffer, write_values
 from high_society._immutable import copy_self, deepcopy_self
 from high_society._text import short_repr
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig, StatusCard
+from high_society.cards import (
+    MAX_PLAYERS,
+    STANDARD,
+    GameConfig,
+    StatusCard,
+    check_players,
+)
 from high_society.errors import EncodingError, InvalidConfigError, InvalidSeatError
 from high_society.scoring import result
 from high_society.serial import JSON, JSONObject
@@ -247,11 +253,7 @@ def observation_size(players: int, config: GameConfig = STANDARD) -> int:
 
 
 def _players(players: int) -> None:
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} "
-            f"players, not {short_repr(players)} (R3)"
-        )
+    check_players(players)
 
 
 #: Bits of money sets, by money values and then by set: ``bits[i]`` is 1 when

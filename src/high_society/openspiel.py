@@ -26,9 +26,8 @@ import numpy as np
 import pyspiel
 from numpy.typing import NDArray
 
-from high_society._text import short_repr
 from high_society.actions import describe_action
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD
+from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, check_players
 from high_society.encoding import (
     NUM_CHANCE_OUTCOMES,
     action_from_id,
@@ -107,12 +106,7 @@ class HighSocietyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no typ
     """
 
     def __init__(self, params: dict[str, object] | None = None) -> None:
-        players = (params or {}).get("players", DEFAULT_PLAYERS)
-        if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidConfigError(
-                f"High Society is for {MIN_PLAYERS} to "
-                f"{MAX_PLAYERS} players, not {short_repr(players)}"
-            )
+        players = check_players((params or {}).get("players", DEFAULT_PLAYERS))
         super().__init__(GAME_TYPE, _game_info(players), params or {})
         self.players = players
 

@@ -41,7 +41,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from high_society._text import short_repr
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD
+from high_society.cards import STANDARD, check_players
 from high_society.encoding import action_from_id, legal_action_mask, num_actions
 from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
 from high_society.host import Dealer
@@ -96,10 +96,7 @@ def _space_high() -> float:
 
 
 def _check(players: int, render_mode: str | None) -> None:
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {short_repr(players)}"
-        )
+    check_players(players)
     if render_mode not in (None, "human", "ansi"):
         raise InvalidConfigError(
             f"render_mode must be None, 'human' or 'ansi', not {short_repr(render_mode)}"

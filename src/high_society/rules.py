@@ -20,10 +20,10 @@ from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import (
     LUXURY,
     MAX_PLAYERS,
-    MIN_PLAYERS,
     STANDARD,
     GameConfig,
     StatusCard,
+    check_players,
     sort_cards,
 )
 from high_society.errors import IllegalActionError, InvalidConfigError, OutOfRangeError, Reason
@@ -79,11 +79,7 @@ def new_game(players: int, config: GameConfig = STANDARD) -> GameState:
         InvalidConfigError: ``players`` is not an int from 3 to 5 (R3), or ``config`` is
             not a :class:`~high_society.GameConfig` (``None`` included).
     """
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} players,"
-            f" not {short_repr(players)} (R3)"
-        )
+    check_players(players)
     if not isinstance(config, GameConfig):
         raise InvalidConfigError(f"config must be a GameConfig, not {short_repr(config)}")
     seat = PlayerState(hand=frozenset(config.money))

@@ -27,7 +27,7 @@ import attrs
 
 from high_society._text import short_repr
 from high_society.bots import Bot, HeuristicBot, RandomBot
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
+from high_society.cards import STANDARD, GameConfig, check_players
 from high_society.errors import InvalidConfigError
 from high_society.host import Dealer, play
 from high_society.parallel import game_seed, run_chunks
@@ -182,11 +182,7 @@ def simulate(
             is not one of :data:`POLICIES`, ``jobs`` is not an int >= 0, or ``workers`` is
             not an int >= 1 or ``None``.
     """
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} "
-            f"players, not {short_repr(players)} (R3)"
-        )
+    check_players(players)
     if type(games) is not int or games < 0:
         raise InvalidConfigError(
             f"the number of games must be an int >= 0, not {short_repr(games)}"

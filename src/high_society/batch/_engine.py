@@ -10,9 +10,9 @@ from high_society._text import short_repr
 from high_society.batch import _kernels
 from high_society.batch._convert import Row, row_from_state, state_from_row
 from high_society.batch._tables import tables
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
+from high_society.cards import STANDARD, GameConfig, check_players
 from high_society.encoding import player_action
-from high_society.errors import EncodingError, HighSocietyError, InvalidConfigError, Reason
+from high_society.errors import EncodingError, HighSocietyError, Reason
 from high_society.invariants import state_problems
 from high_society.rules import why_illegal
 from high_society.state import GameState
@@ -123,11 +123,7 @@ class GameBatch:
         config: GameConfig = STANDARD,
         seed: Seed = 0,
     ) -> None:
-        if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise InvalidConfigError(
-                f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} "
-                f"players, not {short_repr(players)} (R3)"
-            )
+        check_players(players)
         if type(num_games) is not int or num_games < 1:
             raise BatchError(
                 f"the number of games must be an int >= 1, not {short_repr(num_games)}"

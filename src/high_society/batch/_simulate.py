@@ -11,7 +11,7 @@ from high_society._text import short_repr
 from high_society.batch import _kernels
 from high_society.batch._engine import BatchError
 from high_society.batch._tables import tables
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
+from high_society.cards import STANDARD, GameConfig, check_players
 from high_society.errors import InvalidConfigError
 from high_society.simulate import SimulationStats
 
@@ -47,11 +47,7 @@ def simulate(
             config has more money cards than the batch engine plays.
         BatchError: ``seed`` is not an int from 0 to ``2**64 - 1``.
     """
-    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise InvalidConfigError(
-            f"High Society is for {MIN_PLAYERS} to {MAX_PLAYERS} "
-            f"players, not {short_repr(players)} (R3)"
-        )
+    check_players(players)
     if type(games) is not int or games < 0:
         raise InvalidConfigError(
             f"the number of games must be an int >= 0, not {short_repr(games)}"

@@ -20,6 +20,7 @@ from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import (
     LUXURY,
     MAX_PLAYERS,
+    MIN_PLAYERS,  # noqa: F401 (the CrossHair contracts)
     STANDARD,
     GameConfig,
     StatusCard,

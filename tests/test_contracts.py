@@ -6,13 +6,22 @@ gate, where it shows as "Unable to meet precondition"."""
 import ast
 import builtins
 import inspect
-from collections.abc import Callable
+import itertools
+from collections import Counter
+from collections.abc import Callable, Sequence
+from fractions import Fraction  # noqa: F401 (the contracts copied onto broken_status_of)
 from types import ModuleType
+from typing import cast
 
+import attrs
 import pytest
 
-from high_society import rules, scoring
-from verification.crosshair_check import TARGETS
+from high_society import STANDARD, GameState, StatusCard, rules, scoring, sort_cards, why_illegal
+from high_society.errors import Reason
+from high_society.scoring import StatusBreakdown, status_of
+from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line
+from verification.crosshair_entry import STATS
+from verification.enumeration import check, seat_card_sets, small_game_bids
 
 MODULES = {"src/high_society/rules.py": rules, "src/high_society/scoring.py": scoring}
 
@@ -63,3 +72,98 @@ def test_every_name_in_a_condition_resolves(path: str, function: str, condition:
     known = set(vars(module)) | set(dir(builtins)) | {"__return__"}
     known |= set(inspect.signature(target).parameters)
     assert free_names(condition) - known == set()
+
+
+# --- The enumeration (verification/enumeration.py) and the deep run's report ----------------
+
+
+def broken_status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
+    """``status_of`` with the x6 bug for three prestige cards (R11), its contracts copied."""
+    found = status_of(cards)
+    if found.prestige == 3:
+        return attrs.evolve(found, status=found.status * 6 / 8)
+    return found
+
+
+broken_status_of.__doc__ = status_of.__doc__
+
+
+def test_the_enumeration_refutes_a_broken_copy_with_the_same_contract() -> None:
+    first = list(itertools.islice(seat_card_sets(), 64))  # holds 0 to 3 prestige cards
+    formula, order = check(broken_status_of, lambda: iter(first))
+    assert formula.condition.startswith("post: __return__.status == Fraction(")
+    assert formula.inputs == 64
+    assert formula.counterexample is not None
+    cards = formula.counterexample["cards"]
+    assert isinstance(cards, tuple)
+    assert cards.count(StatusCard.PRESTIGE) == 3
+    # The order condition compares with the real status_of: false there too.
+    assert order.counterexample == formula.counterexample
+
+
+def test_the_enumeration_confirms_the_real_function_on_the_same_inputs() -> None:
+    first = list(itertools.islice(seat_card_sets(), 64))
+    outcomes = check(status_of, lambda: iter(first))
+    assert [o.counterexample for o in outcomes] == [None, None]
+
+
+def test_a_precondition_false_on_the_domain_is_reported() -> None:
+    def halve(n: int) -> int:
+        """pre: n % 2 == 0
+        post: __return__ * 2 == n"""
+        return n // 2
+
+    pre, post = check(halve, lambda: iter([{"n": 2}, {"n": 3}, {"n": 4}]))
+    assert pre.counterexample == {"n": 3}
+    assert post.counterexample == {"n": 3}
+    assert pre.inputs == post.inputs == 3
+
+
+def test_the_seat_domain_is_every_set_of_status_cards_a_seat_can_hold() -> None:
+    sets = [cast(tuple[StatusCard, ...], inputs["cards"]) for inputs in seat_card_sets()]
+    assert len(sets) == len(set(sets)) == 2**10 * 4 * 2**3
+    assert all(cards == sort_cards(cards) for cards in sets)
+    # Every holding is a sub-multiset of the standard deck, and the whole deck is one.
+    deck = Counter(STANDARD.deck)
+    assert all(not Counter(cards) - deck for cards in sets)
+    assert STANDARD.deck in sets
+
+
+def test_the_bid_domain_is_what_the_legality_check_hands_to_check_bid() -> None:
+    # Every 997th input: each is a bid that passed the checks before _check_bid (seat,
+    # turn, phase, shape), so the legality check refuses it only for R5's reasons.
+    r5 = {None, Reason.CARD_ALREADY_BID, Reason.CARD_NOT_IN_HAND, Reason.BID_TOO_LOW}
+    sample = list(itertools.islice(small_game_bids(), 0, None, 997))
+    assert len(sample) == 415  # 413,343 inputs in all
+    legal = set()
+    for inputs in sample:
+        state, action = inputs["state"], inputs["action"]
+        assert isinstance(state, GameState)
+        problem = why_illegal(state, action)
+        assert (problem.reason if problem else None) in r5
+        legal.add(problem is None)
+    assert legal == {True, False}
+
+
+def test_the_deep_report_reads_path_counts_and_crashes() -> None:
+    line = STATS.format(
+        file="src/high_society/scoring.py", line=7, paths=82, end="exhausted", cpu=6.04
+    )
+    found = STATS_PATTERN.match(line)
+    assert found is not None
+    assert (found["file"], found["line"], found["paths"], found["end"], found["cpu"]) == (
+        "src/high_society/scoring.py",
+        "7",
+        "82",
+        "exhausted",
+        "6.0",
+    )
+    crash = [
+        "src/high_society/scoring.py:3: info: Confirmed over all paths.",
+        "Traceback (most recent call last):",
+        '  File "x.py", line 1, in <module>',
+        "    assert_true(x)",
+        "crosshair.util.CrossHairInternal: Attempted to call assert_true on a non-symbolic",
+    ]
+    assert crash_line(crash) == crash[-1]
+    assert crash_line(crash[:1]) is None

@@ -7,8 +7,15 @@ and per-path timeouts are off, the SMT solver is bounded by work (``CROSSHAIR_SM
 rather than by seconds, and hashing is seeded. What CrossHair explores is then a function
 of the code alone, not of the machine's speed or load (docs/verification.md).
 
-``--deep SECONDS`` is the deep run (``python3 tasks.py verify-deep``, not in CI): no path
-limit, SECONDS of CPU per condition.
+``--deep SECONDS [--jobs N] [FUNCTION ...]`` is the deep run (``python3 tasks.py
+verify-deep``, not in CI): no path limit, SECONDS of CPU per condition, one CrossHair process
+per function (N at a time, default 1), so that a crash inside CrossHair costs only that
+function's verdicts: they are reported as "CrossHair crashed" with its error line. It also
+prints, per condition, how many paths CrossHair explored and the CPU seconds it took.
+
+Both modes then check the contracts :mod:`verification.enumeration` covers by enumerating
+their finite domain (a few CPU seconds), reported as "confirmed by enumeration over N
+inputs", apart from CrossHair's verdicts.
 
 It prints, for every condition, whether CrossHair confirmed it over all paths, did not
 refute it within its bound, or refuted it, and exits 1 when:
@@ -20,7 +27,11 @@ refute it within its bound, or refuted it, and exits 1 when:
   built no input, so it checked nothing, yet exits 0);
 - a condition was never reported at all (nothing was analysed);
 - the canary (``verification/canary.py``, a broken copy of a checked function) is NOT
-  refuted: a CrossHair that stopped working would also "confirm" everything else.
+  refuted: a CrossHair that stopped working would also "confirm" everything else;
+- an enumeration finds a condition false (or a precondition false on its domain).
+
+A crash inside CrossHair fails the gate (its output is not a report); in the deep run it is
+a verdict of its own and does not fail the run.
 """
 
 import os
@@ -28,7 +39,11 @@ import re
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+
+from verification.crosshair_entry import STATS
+from verification.enumeration import ENUMERATIONS, Outcome, enumerate_all
 
 ROOT = Path(__file__).resolve().parent.parent
 #: Execution paths per condition in the gate.
@@ -48,10 +63,10 @@ CANARY_ITERATIONS = 100
 #: its path is abandoned, at the same point on every machine; a wall-clock solver timeout
 #: would abandon it at a point that depends on the load.
 SMT_RLIMIT = 50_000_000
-#: The functions whose docstrings hold contracts, by module.
+#: The functions whose docstrings hold contracts, by module (and canary below).
 TARGETS = {
     "src/high_society/rules.py": ["_check_bid", "_reveal", "_bid", "_pass", "_discard"],
-    "src/high_society/scoring.py": ["status_of", "cast_out", "winners", "result"],
+    "src/high_society/scoring.py": ["status_of", "_status", "cast_out", "winners", "result"],
 }
 CANARY = "verification/canary.py"
 #: The canaries' conditions that CrossHair must refute: (function, start of the condition).
@@ -61,6 +76,21 @@ CANARY_MUST_FAIL = (
 )
 
 _LINE = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<level>\w+): (?P<message>.*)$")
+STATS_PATTERN = re.compile(
+    "^"
+    + re.escape(STATS)
+    .replace(r"\{file\}", "(?P<file>.*?)")
+    .replace(r"\{line\}", r"(?P<line>\d+)")
+    .replace(r"\{paths\}", r"(?P<paths>\d+)")
+    .replace(r"\{end\}", r"(?P<end>\w+)")
+    .replace(r"\{cpu:\.1f\}", r"(?P<cpu>[\d.]+)")
+    + "$"
+)
+#: The verdicts of the table.
+CONFIRMED = "confirmed over all paths"
+NOT_REFUTED = "not refuted"
+REFUTED = "REFUTED"
+CRASHED = "CrossHair crashed"
 
 
 def _conditions(path: str, functions: list[str]) -> dict[int, tuple[str, str]]:
@@ -77,10 +107,13 @@ def _conditions(path: str, functions: list[str]) -> dict[int, tuple[str, str]]:
     return found
 
 
-def _crosshair(targets: list[str], bound: str) -> list[str]:
-    """CrossHair's report lines on ``targets``; ``bound`` is "N" paths or "N s" deep."""
+def _crosshair(targets: list[str], bound: str) -> tuple[list[str], int]:
+    """CrossHair's output lines on ``targets`` and its exit code; ``bound`` is "N" paths,
+    or "N s" for the deep run (which also asks for the paths explored per condition)."""
+    stats = "0"
     if bound.endswith(" s"):
         limits = [f"--per_condition_timeout={bound[:-2]}"]
+        stats = "1"
     else:
         limits = [
             f"--max_iterations={bound}",
@@ -97,38 +130,72 @@ def _crosshair(targets: list[str], bound: str) -> list[str]:
         *limits,
         *targets,
     ]
-    env = {**os.environ, "PYTHONHASHSEED": "0", "CROSSHAIR_SMT_RLIMIT": str(SMT_RLIMIT)}
+    env = {
+        **os.environ,
+        "PYTHONHASHSEED": "0",
+        "CROSSHAIR_SMT_RLIMIT": str(SMT_RLIMIT),
+        "CROSSHAIR_PATH_STATS": stats,
+    }
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False, env=env)
-    return (done.stdout + done.stderr).splitlines()
+    return (done.stdout + done.stderr).splitlines(), done.returncode
 
 
-def main(argv: list[str]) -> int:
-    deep = argv[:1] == ["--deep"]
-    if deep:
-        seconds = argv[1] if len(argv) > 1 else "60"
-        bounds = {name: f"{seconds} s" for names in TARGETS.values() for name in names}
-        canary_bound = f"{seconds} s"
-    else:
-        paths = int(argv[0]) if argv else ITERATIONS
-        bounds = {name: str(SLOW.get(name, paths)) for names in TARGETS.values() for name in names}
-        canary_bound = str(CANARY_ITERATIONS)
-    failures: list[str] = []
-    began = time.perf_counter()
-    # Read before CrossHair runs: its reports name the lines of the files it imported.
-    conditions = {path: _conditions(path, names) for path, names in TARGETS.items()}
-    canary_conditions = {f: _conditions(CANARY, [f]) for f, _ in CANARY_MUST_FAIL}
-    targets = [
-        f"{path[4:-3].replace('/', '.')}.{name}"
-        for path, names in TARGETS.items()
-        for name in names
-    ]
+def crash_line(lines: list[str]) -> str | None:
+    """The error line of a traceback in CrossHair's output, if it crashed."""
+    if not any(line.startswith("Traceback") for line in lines):
+        return None
+    errors = [line for line in lines if re.match(r"^[A-Za-z_][\w.]*(: |$)", line)]
+    return errors[-1] if errors else "a traceback without an error line"
+
+
+def _module(path: str) -> str:
+    return path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+
+
+def _target(path: str, name: str) -> str:
+    return f"{_module(path)}.{name}"
+
+
+def _run_gate(paths: int) -> tuple[dict[str, str], list[str]]:
+    """Bound -> CrossHair output, for the gate: one CrossHair per bound, in a fixed order."""
+    bounds = {name: str(SLOW.get(name, paths)) for names in TARGETS.values() for name in names}
+    targets = [_target(path, name) for path, names in TARGETS.items() for name in names]
     lines: list[str] = []
-    for bound in dict.fromkeys(bounds.values()):  # one CrossHair per bound, in a fixed order
-        lines += _crosshair([t for t in targets if bounds[t.rsplit(".", 1)[1]] == bound], bound)
-    lines += _crosshair([CANARY[:-3].replace("/", ".")], canary_bound)
-    verdicts: dict[tuple[str, int], str] = {}
+    for bound in dict.fromkeys(bounds.values()):
+        lines += _crosshair([t for t in targets if bounds[t.rsplit(".", 1)[1]] == bound], bound)[0]
+    return {name: f"{bound} paths" for name, bound in bounds.items()}, lines
+
+
+def _run_deep(
+    seconds: str, jobs: int, only: list[str]
+) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Function -> CrossHair output, one CrossHair process per function, ``jobs`` at once."""
+    names = [(path, name) for path, found in TARGETS.items() for name in found]
+    if only:
+        names = [(path, name) for path, name in names if name in only]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        runs = {
+            name: pool.submit(_crosshair, [_target(path, name)], f"{seconds} s")
+            for path, name in names
+        }
+        outputs = {name: run.result()[0] for name, run in runs.items()}
+    return {name: f"{seconds} s" for _, name in names}, outputs
+
+
+def _read(
+    lines: list[str], failures: list[str], verdicts: dict[tuple[str, int], str]
+) -> dict[tuple[str, int], tuple[int, str, float]]:
+    """Fill ``verdicts`` ((file, line) -> CrossHair's message) from ``lines``; return the
+    path statistics, and add to ``failures`` every error report and every line that is
+    not part of a report."""
+    stats: dict[tuple[str, int], tuple[int, str, float]] = {}
     matched = False
     for line in lines:
+        found = STATS_PATTERN.match(line)
+        if found:
+            key = (str(Path(found["file"]).resolve().relative_to(ROOT)), int(found["line"]))
+            stats[key] = (int(found["paths"]), found["end"], float(found["cpu"]))
+            continue
         match = _LINE.match(line)
         if not match:
             # A counterexample's repr may span lines: the rest of a reported line is fine,
@@ -140,33 +207,118 @@ def main(argv: list[str]) -> int:
         path = str(Path(match["file"]).resolve().relative_to(ROOT))
         key = (path, int(match["line"]))
         message = match["message"]
-        if path == CANARY:
-            verdicts[key] = message
-        elif match["level"] != "info" or "Unable to meet precondition" in message:
+        if path != CANARY and (
+            match["level"] != "info" or "Unable to meet precondition" in message
+        ):
             failures.append(f"{path}:{key[1]}: {message[:400]}")
-            verdicts[key] = message
-        else:
-            verdicts[key] = message
-    print("CrossHair, deep run:" if deep else "CrossHair, the gate:")
-    tally = {"confirmed over all paths": 0, "not refuted": 0, "refuted": 0}
+        verdicts[key] = message
+    return stats
+
+
+def _shown(verdict: str) -> str:
+    if verdict.startswith("Confirmed over all paths"):
+        return CONFIRMED
+    if verdict.startswith(("Not confirmed", "Confirmed")):
+        return NOT_REFUTED
+    return REFUTED
+
+
+def _enumerations(failures: list[str]) -> dict[tuple[str, str], Outcome]:
+    """(function, condition) -> what its enumeration found; a false condition fails."""
+    found: dict[tuple[str, str], Outcome] = {}
+    for name, outcomes in enumerate_all().items():
+        for outcome in outcomes:
+            found[(name, outcome.condition)] = outcome
+            if outcome.counterexample is not None:
+                failures.append(
+                    f"{name}: enumeration: false on {outcome.counterexample!r}: "
+                    f"{outcome.condition[:200]}"
+                )
+    return found
+
+
+def _enumerated(outcome: Outcome | None) -> str:
+    if outcome is None:
+        return ""
+    if outcome.counterexample is not None:
+        return "REFUTED by enumeration"
+    return f"confirmed by enumeration over {outcome.inputs:,} inputs"
+
+
+def main(argv: list[str]) -> int:
+    deep = argv[:1] == ["--deep"]
+    failures: list[str] = []
+    began = time.perf_counter()
+    # Read before CrossHair runs: its reports name the lines of the files it imported.
+    conditions = {path: _conditions(path, names) for path, names in TARGETS.items()}
+    canary_conditions = {f: _conditions(CANARY, [f]) for f, _ in CANARY_MUST_FAIL}
+    verdicts: dict[tuple[str, int], str] = {}
+    stats: dict[tuple[str, int], tuple[int, str, float]] = {}
+    crashed: dict[str, str] = {}
+    if deep:
+        rest = argv[1:]
+        seconds = rest.pop(0) if rest and not rest[0].startswith("-") else "60"
+        jobs = 1
+        if rest[:1] == ["--jobs"]:
+            jobs = int(rest[1])
+            rest = rest[2:]
+        bounds, outputs = _run_deep(seconds, jobs, rest)
+        for name, lines in outputs.items():
+            crash = crash_line(lines)
+            if crash is None:
+                stats |= _read(lines, failures, verdicts)
+            else:  # keep what it reported before it crashed; the rest is "crashed"
+                crashed[name] = crash
+                stats |= _read(lines, [], verdicts)
+        canary_lines = _crosshair([_module(CANARY)], f"{seconds} s")[0]
+    else:
+        bounds, lines = _run_gate(int(argv[0]) if argv else ITERATIONS)
+        stats |= _read(lines, failures, verdicts)
+        canary_lines = _crosshair([_module(CANARY)], str(CANARY_ITERATIONS))[0]
+    _read(canary_lines, failures, verdicts)
+    enumerated = _enumerations(failures)
+    if deep:
+        print(f"CrossHair, deep run: {seconds} CPU s per condition, one process per function")
+        print(f"  {'function':10} {'CrossHair':28} {'paths':>6} {'CPU s':>6}  enumeration")
+    else:
+        print("CrossHair, the gate:")
+    tally = {CONFIRMED: 0, NOT_REFUTED: 0, REFUTED: 0, CRASHED: 0}
+    by_enumeration = 0
     for path, found in conditions.items():
         for number, (function, text) in found.items():
-            verdict = verdicts.get((path, number))
             if text.startswith("pre:"):
                 continue  # CrossHair reports on postconditions; preconditions frame them
-            if verdict is None:
-                failures.append(f"{path}:{number}: {function}: never reported: {text}")
-                continue
-            bound = bounds[function]
-            if verdict.startswith("Confirmed over all paths"):
-                shown = "confirmed over all paths"
-            elif verdict.startswith(("Not confirmed", "Confirmed")):
-                shown = f"not refuted in {bound}" + ("" if deep else " paths")
+            if function in bounds or not deep:
+                verdict = verdicts.get((path, number))
+                if verdict is not None:
+                    shown = _shown(verdict)
+                elif function in crashed:
+                    shown = CRASHED
+                else:
+                    failures.append(f"{path}:{number}: {function}: never reported: {text}")
+                    continue
             else:
-                shown = "REFUTED"
-            tally["refuted" if shown == "REFUTED" else shown.rsplit(" in ", 1)[0]] += 1
-            print(f"  {function:10} {shown:28} {text[:88]}")
-    print("  " + ", ".join(f"{n} {k}" for k, n in tally.items()))
+                continue  # not asked for in this deep run
+            tally[shown] += 1
+            outcome = enumerated.get((function, text))
+            by_enumeration += outcome is not None and outcome.counterexample is None
+            if deep:
+                paths, _, cpu = stats.get((path, number), (0, "", 0.0))
+                shown_paths = f"{paths:>6} {cpu:>6.0f}" if paths else f"{'':>6} {'':>6}"
+                print(f"  {function:10} {shown:28} {shown_paths}  {_enumerated(outcome)}")
+                if shown == CRASHED:
+                    print(f"  {'':10} {crashed[function][:110]}")
+                print(f"  {'':10} {text[:110]}")
+            else:
+                shown = f"{shown} in {bounds[function]}" if shown == NOT_REFUTED else shown
+                print(f"  {function:10} {shown:28} {text[:88]}")
+                if outcome is not None:
+                    print(f"  {'':10} {_enumerated(outcome)}")
+    counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n or k != CRASHED)
+    print(f"  CrossHair: {counts}")
+    print(f"  Enumeration (not CrossHair): {by_enumeration} confirmed over their whole domain")
+    for (_, name), (_, domain) in ENUMERATIONS.items():
+        print(f"    {name}: {domain}")
     for function, start in CANARY_MUST_FAIL:
         lines_of = [
             n for n, (_, text) in canary_conditions[function].items() if text.startswith(start)
@@ -177,6 +329,8 @@ def main(argv: list[str]) -> int:
         else:
             failures.append(f"canary {function} NOT refuted: CrossHair is not checking")
     print(f"CrossHair took {time.perf_counter() - began:.0f} s")
+    for name, crash in crashed.items():
+        print(f"CROSSHAIR CRASHED on {name} (its other verdicts are kept): {crash}")
     for failure in failures:
         print(f"FAILED: {failure}")
     return 1 if failures else 0

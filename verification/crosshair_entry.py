@@ -1,7 +1,10 @@
 """``crosshair`` with the project's symbolic-value factory and a work bound: ``python -m
 verification.crosshair_entry check [--max_iterations=N] ...`` takes the same arguments as
 ``crosshair``, plus ``--max_iterations=N`` (CrossHair's own option, which its command line
-does not offer): at most N execution paths per condition.
+does not offer): at most N execution paths per condition. With ``CROSSHAIR_PATH_STATS=1``
+in the environment it also prints, after each condition, how many paths CrossHair explored,
+whether it exhausted them, and the CPU seconds the condition took (:data:`STATS`), for the
+deep run's table.
 
 :class:`~high_society.GameConfig` validates itself when built, and CrossHair cannot build
 a symbolic instance through that validation (every construction is rejected and the
@@ -9,9 +12,12 @@ check ends with "Unable to meet precondition"). The contracts are about the rule
 about configurations, so CrossHair is given the standard game or a reduced one, both valid.
 """
 
+import os
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 
+import crosshair.core
 import crosshair.main
 from crosshair.core import register_type
 from crosshair.options import AnalysisOptionSet, option_set_from_dict
@@ -37,6 +43,48 @@ def _config(factory: object) -> GameConfig:
     return STANDARD if choose else REDUCED
 
 
+#: The format of a statistics line: file, line of the condition, paths, exhausted or not,
+#: CPU seconds. ``crosshair_check`` parses it back.
+STATS = "paths: {file}:{line}: {paths} {end} {cpu:.1f}"
+
+
+def _count_paths() -> None:
+    """Print a :data:`STATS` line after each condition CrossHair analyses.
+
+    ``analyze_calltree`` analyses one postcondition (PEP 316 gives it one at a time) with
+    one ``explore_loop``; both are looked up in ``crosshair.core`` at each call.
+    """
+    analyze: Callable[..., object] = crosshair.core.analyze_calltree
+    explore: Callable[..., object] = crosshair.core.explore_loop
+    seen: list[object] = []
+
+    def explore_loop(*args: object, **kwargs: object) -> object:
+        found = explore(*args, **kwargs)
+        seen.append(found)
+        return found
+
+    def analyze_calltree(options: object, conditions: object) -> object:
+        seen.clear()
+        began = time.process_time()
+        done = analyze(options, conditions)
+        posts = getattr(conditions, "post", [])
+        if len(posts) == 1 and seen:
+            found = seen[-1]
+            end = "exhausted" if getattr(found, "exhausted", False) else "stopped"
+            line = STATS.format(
+                file=posts[0].filename,
+                line=posts[0].line,
+                paths=getattr(found, "iterations", 0),
+                end=end,
+                cpu=time.process_time() - began,
+            )
+            print(line, flush=True)
+        return done
+
+    setattr(crosshair.core, "explore_loop", explore_loop)  # noqa: B010
+    setattr(crosshair.core, "analyze_calltree", analyze_calltree)  # noqa: B010
+
+
 def main(argv: list[str]) -> None:
     """Run ``crosshair`` on ``argv``, with ``--max_iterations N`` taken out and applied."""
     rest = list(argv)
@@ -55,6 +103,8 @@ def main(argv: list[str]) -> None:
         # The command line's options are read by this function, looked up in
         # crosshair.main at each call: the bound joins them there.
         setattr(crosshair.main, "option_set_from_dict", with_limit)  # noqa: B010
+    if os.environ.get("CROSSHAIR_PATH_STATS") == "1":
+        _count_paths()
     register_type(GameConfig, _config)
     crosshair.main.main(rest)
 

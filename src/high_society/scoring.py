@@ -110,9 +110,6 @@ def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
     passe = StatusCard.PASSE in cards
     prestige = sum(1 for c in cards if c is StatusCard.PRESTIGE)
     scandale = StatusCard.SCANDALE in cards
-    value = Fraction((luxury_sum - PASSE_PENALTY * passe) << prestige)
-    if scandale:
-        value /= 2
     return StatusBreakdown(
         luxury_cards=luxury,
         luxury_sum=luxury_sum,
@@ -120,8 +117,22 @@ def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
         prestige=prestige,
         scandale=scandale,
         faux_pas_pending=StatusCard.FAUX_PAS in cards,
-        status=value,
+        status=_status(luxury_sum, passe, prestige, scandale),
     )
+
+
+def _status(luxury_sum: int, passe: bool, prestige: int, scandale: bool) -> Fraction:
+    """R11's arithmetic, from what :func:`status_of` counts: apart so that CrossHair can
+    confirm it over all paths (the counting is confirmed by enumeration; docs/verification.md).
+
+    pre: 0 <= prestige <= 3
+    post: __return__ == Fraction((luxury_sum - 5 * passe) * pow(2, prestige), pow(2, scandale))
+    post: __return__.denominator in (1, 2)
+    """
+    value = Fraction((luxury_sum - PASSE_PENALTY * passe) << prestige)
+    if scandale:
+        value /= 2
+    return value
 
 
 def breakdown(state: GameState, seat: int) -> StatusBreakdown:

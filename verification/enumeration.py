@@ -1,0 +1,191 @@
+"""Contracts checked by exhaustive enumeration, where CrossHair cannot exhaust its paths.
+
+CrossHair confirms a condition only when it explores every execution path, and it forks
+once per enum member and per sequence length, so a function that takes a sequence of
+status cards or a game state has more paths than any budget (docs/verification.md). Some
+of those functions have a finite, small domain in the game: the status cards one seat can
+hold, a bid in a small game. Here the SAME conditions (the ``pre:``/``post:`` lines of the
+function's docstring, evaluated as CrossHair evaluates them) are checked on every input of
+such a domain. A result here is "confirmed by enumeration over N inputs", never a CrossHair
+confirmation; the domain each one covers is stated in :data:`ENUMERATIONS`.
+
+Run: ``.venv/bin/python -m verification.enumeration`` (the deep run calls it too).
+"""
+
+import importlib
+import inspect
+import itertools
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from types import CodeType
+
+import attrs
+
+from high_society import Bid, GameConfig, GameState, Phase, PlayerState, StatusCard, sort_cards
+from high_society.cards import LUXURY
+
+#: A function's input, by parameter name.
+Inputs = Mapping[str, object]
+
+
+def conditions(function: Callable[..., object]) -> list[tuple[str, str]]:
+    """The ``("pre" | "post", expression)`` conditions of ``function``'s docstring."""
+    found = []
+    for line in (inspect.getdoc(function) or "").splitlines():
+        kind, colon, expression = line.strip().partition(":")
+        if colon and kind in ("pre", "post"):
+            found.append((kind, expression.strip()))
+    return found
+
+
+@attrs.frozen
+class Outcome:
+    """What the enumeration found for one condition."""
+
+    condition: str
+    inputs: int
+    #: The first input on which the condition was false (``None`` when it always held).
+    counterexample: Inputs | None
+
+
+def check(function: Callable[..., object], inputs: Callable[[], Iterator[Inputs]]) -> list[Outcome]:
+    """Call ``function`` on every input; evaluate its conditions in its module's namespace.
+
+    A precondition that is false on an input is reported too: the domain would then hold
+    an input the contract does not admit, and "confirmed over N inputs" would overstate.
+    """
+    namespace = vars(sys.modules[function.__module__])
+    compiled: list[tuple[str, str, CodeType]] = [
+        (kind, text, compile(text, f"<{kind}: {text}>", "eval"))
+        for kind, text in conditions(function)
+    ]
+    count = 0
+    first_false: dict[str, Inputs] = {}
+    for arguments in inputs():
+        count += 1
+        scope = {**namespace, **arguments}
+        for kind, text, code in compiled:
+            if kind == "pre" and not eval(code, scope):  # our own docstrings
+                first_false.setdefault(f"pre: {text}", arguments)
+        scope["__return__"] = function(**arguments)
+        for kind, text, code in compiled:
+            if kind == "post" and not eval(code, scope):  # our own docstrings
+                first_false.setdefault(f"post: {text}", arguments)
+    return [
+        Outcome(f"{kind}: {text}", count, first_false.get(f"{kind}: {text}"))
+        for kind, text, _ in compiled
+    ]
+
+
+def seat_card_sets() -> Iterator[Inputs]:
+    """Every set of status cards one seat can hold, in the canonical order a
+    :class:`~high_society.PlayerState` keeps them: any of the ten luxury cards, 0 to 3
+    prestige cards, any of Faux Pas, Passé and Scandale (2^10 x 4 x 2^3 = 32,768).
+
+    Any deck is a subset of the standard one (``GameConfig`` refuses other decks), so this
+    is every ``status_cards`` of every game."""
+    disgrace = (StatusCard.FAUX_PAS, StatusCard.PASSE, StatusCard.SCANDALE)
+    for luxury in itertools.product((False, True), repeat=len(LUXURY)):
+        owned = [card for card, has in zip(LUXURY, luxury, strict=True) if has]
+        for prestige in range(4):
+            for bad in itertools.product((False, True), repeat=len(disgrace)):
+                cards = owned + [StatusCard.PRESTIGE] * prestige
+                cards += [card for card, has in zip(disgrace, bad, strict=True) if has]
+                yield {"cards": sort_cards(cards)}
+
+
+#: The small game of the bid enumeration (the CrossHair gate's reduced configuration).
+SMALL = GameConfig(
+    money=(1, 2, 4),
+    deck=sort_cards(
+        [
+            StatusCard.LUXURY_3,
+            StatusCard.PRESTIGE,
+            StatusCard.FAUX_PAS,
+            StatusCard.PASSE,
+            StatusCard.SCANDALE,
+        ]
+    ),
+)
+#: How many seats the bid enumeration plays.
+BID_SEATS = 3
+
+
+def small_game_bids() -> Iterator[Inputs]:
+    """Every bid ``_check_bid`` can be asked about in :data:`SMALL` with 3 seats: every
+    placement of each seat's money cards (each of 1, 2, 4 in hand, face up or spent: 27 per
+    seat, 19,683 in all), every seat as the bidder (to act, not passed, in an auction of
+    Luxury 3) and every non-empty set of money cards as its bid (7): 413,343 inputs.
+
+    ``_check_bid`` reads only the money (the seat's hand and table, every seat's table), so
+    the status cards stay where a first auction has them; the checks before it (the
+    action's shape) admit only non-empty bids of the configuration's money values."""
+    money = SMALL.money
+    places = list(itertools.product(range(3), repeat=len(money)))  # 0 hand, 1 table, 2 spent
+    seats = [
+        PlayerState(
+            frozenset(m for m, at in zip(money, where, strict=True) if at == 0),
+            table=frozenset(m for m, at in zip(money, where, strict=True) if at == 1),
+            spent=frozenset(m for m, at in zip(money, where, strict=True) if at == 2),
+        )
+        for where in places
+    ]
+    bids = [
+        frozenset(c)
+        for size in range(1, len(money) + 1)
+        for c in itertools.combinations(money, size)
+    ]
+    auction, *deck = SMALL.deck
+    for players in itertools.product(seats, repeat=BID_SEATS):
+        for seat in range(BID_SEATS):
+            state = GameState(
+                SMALL, players, tuple(deck), phase=Phase.AUCTION, turn=seat, auction=auction
+            )
+            for cards in bids:
+                yield {"state": state, "action": Bid(seat, cards)}
+
+
+#: Function (module, name, as ``crosshair_check`` names them) -> (its inputs, the domain).
+ENUMERATIONS: dict[tuple[str, str], tuple[Callable[[], Iterator[Inputs]], str]] = {
+    ("high_society.scoring", "status_of"): (
+        seat_card_sets,
+        "every set of status cards one seat can hold, in canonical order",
+    ),
+    ("high_society.rules", "_check_bid"): (
+        small_game_bids,
+        "every bid in the small game (money 1, 2, 4), 3 seats, every money placement",
+    ),
+}
+
+
+def function_named(module: str, name: str) -> Callable[..., object]:
+    """The checked function ``name`` of ``module`` (contracts sit on internal functions too,
+    which are named here, as CrossHair names them, rather than imported)."""
+    found: Callable[..., object] = getattr(importlib.import_module(module), name)
+    return found
+
+
+def enumerate_all() -> dict[str, list[Outcome]]:
+    """Every enumeration's outcomes, by function name."""
+    return {
+        name: check(function_named(module, name), inputs)
+        for (module, name), (inputs, _) in ENUMERATIONS.items()
+    }
+
+
+def main() -> int:
+    failed = False
+    for (module, name), (inputs, domain) in ENUMERATIONS.items():
+        for outcome in check(function_named(module, name), inputs):
+            if outcome.counterexample is None:
+                verdict = f"confirmed by enumeration over {outcome.inputs:,} inputs"
+            else:
+                failed = True
+                verdict = f"REFUTED on {outcome.counterexample!r}"
+            print(f"  {name:10} {verdict}: {outcome.condition[:80]}")
+        print(f"    ({domain})")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -7,9 +7,10 @@ import ast
 import builtins
 import inspect
 import itertools
+import typing
 from collections import Counter
 from collections.abc import Callable, Sequence
-from fractions import Fraction  # noqa: F401 (the contracts copied onto broken_status_of)
+from fractions import Fraction
 from types import ModuleType
 from typing import cast
 
@@ -72,6 +73,22 @@ def test_every_name_in_a_condition_resolves(path: str, function: str, condition:
     known = set(vars(module)) | set(dir(builtins)) | {"__return__"}
     known |= set(inspect.signature(target).parameters)
     assert free_names(condition) - known == set()
+
+
+def test_a_contract_taking_fractions_admits_only_halves() -> None:
+    # crosshair_entry builds every Fraction input as n/2 (denominator 1 or 2): a contract
+    # taking fractions must say so, or CrossHair would check less than the contract claims.
+    taking = []
+    for path, names in TARGETS.items():
+        for name in names:
+            function = getattr(MODULES[path], name)
+            doc = inspect.getdoc(function) or ""
+            pres = [line.strip() for line in doc.splitlines() if line.strip().startswith("pre:")]
+            for parameter, hint in typing.get_type_hints(function).items():
+                if parameter != "return" and Fraction in (hint, *typing.get_args(hint)):
+                    taking.append(name)
+                    assert any(parameter in c and "denominator <= 2" in c for c in pres), name
+    assert taking == ["winners"]
 
 
 # --- The enumeration (verification/enumeration.py) and the deep run's report ----------------

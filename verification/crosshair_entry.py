@@ -10,17 +10,27 @@ deep run's table.
 a symbolic instance through that validation (every construction is rejected and the
 check ends with "Unable to meet precondition"). The contracts are about the rules, not
 about configurations, so CrossHair is given the standard game or a reduced one, both valid.
+
+A :class:`~fractions.Fraction` input is built as ``n/2`` with a symbolic ``n``: exactly the
+fractions whose denominator is 1 or 2, which every status is (R11 halves at most once; the
+contract of ``scoring._status`` confirms it), and which a contract taking fractions must
+state in its precondition (``winners`` does; ``tests/test_contracts.py`` checks it).
+CrossHair's own proxy for ``Fraction`` crashes when the fraction is an element of a symbolic
+sequence (``CrossHairInternal: Attempted to call assert_true on a non-symbolic``, in
+``crosshair/libimpl/fractionlib.py``; docs/verification.md has a ten-line reproduction).
 """
 
 import os
 import sys
 import time
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 
 import crosshair.core
 import crosshair.main
 from crosshair.core import register_type
 from crosshair.options import AnalysisOptionSet, option_set_from_dict
+from crosshair.tracers import ResumedTracing
 
 from high_society import STANDARD, GameConfig, StatusCard, sort_cards
 
@@ -41,6 +51,13 @@ REDUCED = GameConfig(
 def _config(factory: object) -> GameConfig:
     choose = factory(bool)  # type: ignore[operator]  # a SymbolicFactory: a symbolic bool
     return STANDARD if choose else REDUCED
+
+
+def _half_integer(factory: object) -> Fraction:
+    numerator = factory(int)  # type: ignore[operator]  # a SymbolicFactory: a symbolic int
+    # Fraction's own arithmetic on the symbolic int, traced (CrossHair calls factories untraced)
+    with ResumedTracing():  # type: ignore[no-untyped-call]
+        return Fraction(numerator, 2)
 
 
 #: The format of a statistics line: file, line of the condition, paths, exhausted or not,
@@ -106,6 +123,9 @@ def main(argv: list[str]) -> None:
     if os.environ.get("CROSSHAIR_PATH_STATS") == "1":
         _count_paths()
     register_type(GameConfig, _config)
+    # CrossHair registers its own Fraction factory when it is imported; this one replaces
+    # it (register_type refuses a second registration, so the table is set directly).
+    crosshair.core._SIMPLE_PROXIES[Fraction] = _half_integer
     crosshair.main.main(rest)
 
 

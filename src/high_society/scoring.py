@@ -230,6 +230,7 @@ def winners(
     valuable luxury card (none counts as 0); seats still tied share the win.
 
     pre: 1 <= len(scores) == len(money) == len(breakdowns) <= 5
+    pre: all(s.denominator <= 2 for s in scores)
     post: not set(__return__) & set(cast_out(money))
     post: __return__ == () or len(set(cast_out(money))) < len(money)
     post: all(scores[w] >= scores[i] for w in __return__ for i in range(len(money)) if i not in cast_out(money))

@@ -9,9 +9,10 @@ Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``type
 [PYTEST-ARGS...]`` (the benchmark suite and throughput report of docs/performance.md; not
 part of ``test``), ``mutate [MUTMUT-RUN-ARGS...]`` (mutation testing of the engine, not
 part of ``test``; docs/verification.md), ``verify`` (the exhaustive explorer and the
-CrossHair gate, as ``test`` runs them), ``verify-deep [SECONDS]`` (the CrossHair contracts
-with SECONDS of CPU per condition, default 60, and the boundary of ``state_problems`` around
-every explored state; not part of ``test``, about an hour), ``batch-diff [--steps N]`` (the
+CrossHair gate, as ``test`` runs them), ``verify-deep [SECONDS [JOBS]]`` (the CrossHair
+contracts with SECONDS of CPU per condition, default 60, one CrossHair process per function,
+JOBS at a time, default 1, and the boundary of ``state_problems`` around every explored
+state; not part of ``test``, about an hour), ``batch-diff [--steps N]`` (the
 long differential run of the batch engine against the reducer), ``bench-batch`` (its
 throughput beside the reducer; both docs/batch.md) and ``fuzz [EXAMPLES]`` (the long fuzz
 run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
@@ -140,9 +141,10 @@ def test() -> None:
         sys.exit(code)
 
 
-def verify_deep(seconds: str = "60") -> None:
-    """The deep verification (docs/verification.md): not in CI, CPU-heavy."""
-    run(PY, "-m", "verification.crosshair_check", "--deep", seconds)
+def verify_deep(seconds: str = "60", jobs: str = "1") -> None:
+    """The deep verification (docs/verification.md): not in CI, CPU-heavy. CrossHair runs
+    one process per function, ``jobs`` at a time."""
+    run(PY, "-m", "verification.crosshair_check", "--deep", seconds, "--jobs", jobs)
     run(PY, "-m", "verification.explore", "--full-boundary")
 
 
@@ -218,7 +220,7 @@ def main(argv: list[str]) -> None:
         verify()
     elif task == "verify-deep":
         setup("dev")
-        verify_deep(*rest[:1])
+        verify_deep(*rest[:2])
     elif task == "fuzz":
         setup("dev")
         fuzz(*rest[:1])

@@ -19,10 +19,11 @@ import pytest
 
 from high_society import STANDARD, GameState, StatusCard, rules, scoring, sort_cards, why_illegal
 from high_society.errors import Reason
+from high_society.invariants import cards_in_place
 from high_society.scoring import StatusBreakdown, status_of
 from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line
 from verification.crosshair_entry import STATS
-from verification.enumeration import check, seat_card_sets, small_game_bids
+from verification.enumeration import SMALL, check, seat_card_sets, small_game_bids, small_game_ends
 
 MODULES = {"src/high_society/rules.py": rules, "src/high_society/scoring.py": scoring}
 
@@ -160,6 +161,20 @@ def test_the_bid_domain_is_what_the_legality_check_hands_to_check_bid() -> None:
         assert (problem.reason if problem else None) in r5
         legal.add(problem is None)
     assert legal == {True, False}
+
+
+def test_the_end_domain_holds_ends_of_the_small_game() -> None:
+    # The first 5,000 inputs: every seat's money in hand or spent, the deck's cards each in
+    # exactly one place, the game over: states result's precondition admits.
+    sample = [cast(GameState, i["state"]) for i in itertools.islice(small_game_ends(), 5_000)]
+    assert len(set(sample)) == len(sample)
+    for state in sample:
+        assert state.is_over
+        assert cards_in_place(state)
+        assert all(not p.table and p.hand | p.spent == set(SMALL.money) for p in state.players)
+        owned = [c for p in state.players for c in p.status_cards]
+        assert Counter(owned + list(state.removed)) == Counter(SMALL.deck)
+    assert {len(p.status_cards) for s in sample for p in s.players} == set(range(6))
 
 
 def test_the_deep_report_reads_path_counts_and_crashes() -> None:

@@ -223,10 +223,10 @@ def _shown(verdict: str) -> str:
     return REFUTED
 
 
-def _enumerations(failures: list[str]) -> dict[tuple[str, str], Outcome]:
+def _enumerations(deep: bool, failures: list[str]) -> dict[tuple[str, str], Outcome]:
     """(function, condition) -> what its enumeration found; a false condition fails."""
     found: dict[tuple[str, str], Outcome] = {}
-    for name, outcomes in enumerate_all().items():
+    for name, outcomes in enumerate_all(deep).items():
         for outcome in outcomes:
             found[(name, outcome.condition)] = outcome
             if outcome.counterexample is not None:
@@ -275,7 +275,7 @@ def main(argv: list[str]) -> int:
         stats |= _read(lines, failures, verdicts)
     # The canaries get their path bound in both modes: refuting them must not depend on time.
     _read(_crosshair([_module(CANARY)], str(CANARY_ITERATIONS))[0], failures, verdicts)
-    enumerated = _enumerations(failures)
+    enumerated = _enumerations(deep, failures)
     if deep:
         print(f"CrossHair, deep run: {seconds} CPU s per condition, one process per function")
         print(f"  {'function':10} {'CrossHair':28} {'paths':>6} {'CPU s':>6}  enumeration")
@@ -319,8 +319,9 @@ def main(argv: list[str]) -> int:
     counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n or k != CRASHED)
     print(f"  CrossHair: {counts}")
     print(f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed over")
-    for (_, name), (_, domain) in ENUMERATIONS.items():
-        print(f"    {name}: {domain}")
+    for (_, name), run in ENUMERATIONS.items():
+        if deep or run.in_gate:
+            print(f"    {name}: {run.domain}")
     for function, start in CANARY_MUST_FAIL:
         lines_of = [
             n for n, (_, text) in canary_conditions[function].items() if text.startswith(start)

@@ -171,8 +171,8 @@ def _run_deep(
 ) -> tuple[dict[str, str], dict[str, list[str]]]:
     """Function -> CrossHair output, one CrossHair process per function, ``jobs`` at once."""
     names = [(path, name) for path, found in TARGETS.items() for name in found]
-    if only:
-        names = [(path, name) for path, name in names if name in only]
+    if only:  # in the order asked for
+        names = [(path, name) for name in only for path, n in names if n == name]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         runs = {
             name: pool.submit(_crosshair, [_target(path, name)], f"{seconds} s")
@@ -223,10 +223,12 @@ def _shown(verdict: str) -> str:
     return REFUTED
 
 
-def _enumerations(deep: bool, failures: list[str]) -> dict[tuple[str, str], Outcome]:
+def _enumerations(
+    deep: bool, only: set[str], failures: list[str]
+) -> dict[tuple[str, str], Outcome]:
     """(function, condition) -> what its enumeration found; a false condition fails."""
     found: dict[tuple[str, str], Outcome] = {}
-    for name, outcomes in enumerate_all(deep).items():
+    for name, outcomes in enumerate_all(deep, only).items():
         for outcome in outcomes:
             found[(name, outcome.condition)] = outcome
             if outcome.counterexample is not None:
@@ -275,7 +277,7 @@ def main(argv: list[str]) -> int:
         stats |= _read(lines, failures, verdicts)
     # The canaries get their path bound in both modes: refuting them must not depend on time.
     _read(_crosshair([_module(CANARY)], str(CANARY_ITERATIONS))[0], failures, verdicts)
-    enumerated = _enumerations(deep, failures)
+    enumerated = _enumerations(deep, set(bounds), failures)
     if deep:
         print(f"CrossHair, deep run: {seconds} CPU s per condition, one process per function")
         print(f"  {'function':10} {'CrossHair':28} {'paths':>6} {'CPU s':>6}  enumeration")
@@ -320,7 +322,7 @@ def main(argv: list[str]) -> int:
     print(f"  CrossHair: {counts}")
     print(f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed over")
     for (_, name), run in ENUMERATIONS.items():
-        if deep or run.in_gate:
+        if (deep or run.in_gate) and name in bounds:
             print(f"    {name}: {run.domain}")
     for function, start in CANARY_MUST_FAIL:
         lines_of = [

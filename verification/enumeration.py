@@ -16,7 +16,7 @@ import importlib
 import inspect
 import itertools
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 from types import CodeType
 
 import attrs
@@ -214,12 +214,13 @@ def function_named(module: str, name: str) -> Callable[..., object]:
     return found
 
 
-def enumerate_all(deep: bool) -> dict[str, list[Outcome]]:
-    """The outcomes of every enumeration (``deep``) or of the gate's, by function name."""
+def enumerate_all(deep: bool, functions: Collection[str]) -> dict[str, list[Outcome]]:
+    """The outcomes of every enumeration (``deep``) or of the gate's, by function name, for
+    the ``functions`` named."""
     return {
         name: check(function_named(module, name), run.inputs)
         for (module, name), run in ENUMERATIONS.items()
-        if deep or run.in_gate
+        if (deep or run.in_gate) and name in functions
     }
 
 

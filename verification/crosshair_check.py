@@ -320,7 +320,7 @@ def main(argv: list[str]) -> int:
                     print(f"  {'':10} {_enumerated(outcome)}")
     counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n or k != CRASHED)
     print(f"  CrossHair: {counts}")
-    print(f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed over")
+    print(f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed, over:")
     for (_, name), run in ENUMERATIONS.items():
         if (deep or run.in_gate) and name in bounds:
             print(f"    {name}: {run.domain}")

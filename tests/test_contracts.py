@@ -20,10 +20,17 @@ import pytest
 from high_society import STANDARD, GameState, StatusCard, rules, scoring, sort_cards, why_illegal
 from high_society.errors import Reason
 from high_society.invariants import cards_in_place
-from high_society.scoring import StatusBreakdown, status_of
+from high_society.scoring import StatusBreakdown, result, status_of
 from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line
 from verification.crosshair_entry import STATS
-from verification.enumeration import SMALL, check, seat_card_sets, small_game_bids, small_game_ends
+from verification.enumeration import (
+    SMALL,
+    check,
+    seat_card_sets,
+    small_game_bids,
+    small_game_ends,
+    small_game_rankings,
+)
 
 MODULES = {"src/high_society/rules.py": rules, "src/high_society/scoring.py": scoring}
 
@@ -175,6 +182,16 @@ def test_the_end_domain_holds_ends_of_the_small_game() -> None:
         owned = [c for p in state.players for c in p.status_cards]
         assert Counter(owned + list(state.removed)) == Counter(SMALL.deck)
     assert {len(p.status_cards) for s in sample for p in s.players} == set(range(6))
+
+
+def test_the_ranking_domain_is_what_result_gives_winners_at_those_ends() -> None:
+    # Two blocks of 512 (two ways to share the status cards, every money): the inputs are
+    # exactly the (scores, money) that result computes on the same ends.
+    ends = [cast(GameState, i["state"]) for i in itertools.islice(small_game_ends(), 1024)]
+    rankings = list(itertools.islice(small_game_rankings(), 1024))
+    from_result = {(result(s).scores, result(s).money) for s in ends}
+    assert from_result == {(i["scores"], i["money"]) for i in rankings}
+    assert len(from_result) == 1024
 
 
 def test_the_deep_report_reads_path_counts_and_crashes() -> None:

@@ -23,6 +23,7 @@ import attrs
 
 from high_society import Bid, GameConfig, GameState, Phase, PlayerState, StatusCard, sort_cards
 from high_society.cards import LUXURY
+from high_society.scoring import status_of
 
 #: A function's input, by parameter name.
 Inputs = Mapping[str, object]
@@ -176,6 +177,21 @@ def small_game_ends() -> Iterator[Inputs]:
             yield {"state": GameState(SMALL, players, (), phase=Phase.OVER, removed=removed)}
 
 
+def small_game_rankings() -> Iterator[Inputs]:
+    """Every input ``result`` gives ``winners`` at the ends of :data:`SMALL` with 3 seats
+    (:func:`small_game_ends`): each seat's status and breakdown from the status cards it
+    owns (4^5 = 1,024 ways to share the 5 cards among the seats and nobody), each seat's
+    money 0 to 7 (the sums of the subsets of 1, 2, 4; 8^3): 524,288 inputs."""
+    for owners in itertools.product(range(BID_SEATS + 1), repeat=len(SMALL.deck)):
+        breakdowns = tuple(
+            status_of(sort_cards(c for c, o in zip(SMALL.deck, owners, strict=True) if o == seat))
+            for seat in range(BID_SEATS)
+        )
+        scores = tuple(b.status for b in breakdowns)
+        for money in itertools.product(range(sum(SMALL.money) + 1), repeat=BID_SEATS):
+            yield {"scores": scores, "money": money, "breakdowns": breakdowns}
+
+
 @attrs.frozen
 class Enumeration:
     """The inputs of one function's enumeration."""
@@ -197,6 +213,12 @@ ENUMERATIONS: dict[tuple[str, str], Enumeration] = {
     ("high_society.scoring", "result"): Enumeration(
         small_game_ends,
         "every end of the small game (money 1, 2, 4), 3 seats: money and status cards (18 CPU s)",
+        in_gate=False,
+    ),
+    ("high_society.scoring", "winners"): Enumeration(
+        small_game_rankings,
+        "every input result gives it at the ends of the small game (money 1, 2, 4), 3 seats"
+        " (10 CPU s)",
         in_gate=False,
     ),
     ("high_society.rules", "_check_bid"): Enumeration(

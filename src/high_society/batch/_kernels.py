@@ -29,14 +29,34 @@ F = TypeVar("F", bound=Callable[..., object])
 Array: TypeAlias = npt.NDArray[Any]
 
 
+#: The kernels run without numba's reference counting (NRT): they never allocate, and the
+#: arrays they get live in their callers for the whole call. With it, numba counts a
+#: reference to every array handed to a per-game function at each call (an atomic
+#: increment and decrement per array per game, which its pruning pass removes only in
+#: straight code), and that cost more than the rules themselves: about a third of the
+#: speed of ``batch.simulate`` (docs/batch.md). ``_nrt`` is numba's own switch for this
+#: (its tests and issue threads use it); a kernel that needs an allocation fails to
+#: compile without it, it does not misbehave.
+_OPTIONS: dict[str, object] = {"cache": True, "nogil": True, "_nrt": False}
+#: ``numba.njit`` as an untyped callable: its type stubs do not list ``_nrt``.
+_njit: Callable[..., Any] = numba.njit
+
+
 def _jit_inline(fn: F) -> F:
     """``_jit``, inlined into its callers by numba: the per-game functions of the hot loops
     (about 25% more games per second for the same compile time)."""
-    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
+    return cast(F, _njit(inline="always", **_OPTIONS)(fn))
 
 
 def _jit(fn: F) -> F:
-    """``numba.njit`` with the on-disk cache, typed for mypy (numba itself is untyped)."""
+    """``numba.njit`` with the on-disk cache and without reference counting, typed for
+    mypy (numba itself is untyped)."""
+    return cast(F, _njit(**_OPTIONS)(fn))
+
+
+def _jit_allocating(fn: F) -> F:
+    """``_jit`` with numba's reference counting, for the one kernel that allocates
+    (:func:`bid_tables`, once per config)."""
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
@@ -547,7 +567,7 @@ def results(rules: Rules, games: Games, outcome: Outcome) -> None:
             _clear_row(g, outcome)
 
 
-@_jit
+@_jit_allocating
 def bid_tables(rules: Rules) -> None:
     """Fill, for every hand ``h``, ``bid_ids[offsets[h]:offsets[h + 1]]`` with the non-empty
     subsets of ``h`` sorted by total, and ``bid_totals`` with their totals."""

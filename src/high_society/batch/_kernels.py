@@ -9,12 +9,14 @@ All compiled code and the constants it captures live in this one file: numba's o
 cache (``cache=True``) checks the stamp of the file that holds a function, not of the
 files it calls into, so keeping everything here makes a stale cache impossible.
 
-The arrays travel in three named tuples, each written once here: :class:`Games` (the
-state of every game), :class:`Rules` (one config's constants, built by ``_tables.py``)
-and :class:`Outcome` (R10-R12 per game). numba compiles a named tuple of arrays into a
-struct of array views: ``games.hand[g, p]`` costs what ``hand[g, p]`` cost, the arrays
-are shared with the caller, and the dispatcher types a tuple by its fingerprint in C
-(about a microsecond a call; docs/batch.md has the measurements).
+The arrays travel in named tuples, each written once here: :class:`Games` (the state of
+every game), :class:`Rules` (one config's constants, built by ``_tables.py``),
+:class:`Outcome` (R10-R12 per game) and :class:`Summary` (:func:`play_uniform`'s sums).
+numba compiles a named tuple of arrays into a struct of the arrays: ``games.hand[g, p]``
+reads the caller's array as ``hand[g, p]`` did, and the dispatcher recognises a tuple's
+type in C (about a microsecond more a call than separate arrays). Handing a tuple to a
+per-game function is free only because the kernels run without reference counting (see
+``_OPTIONS``).
 """
 
 from collections.abc import Callable
@@ -32,11 +34,12 @@ Array: TypeAlias = npt.NDArray[Any]
 #: The kernels run without numba's reference counting (NRT): they never allocate, and the
 #: arrays they get live in their callers for the whole call. With it, numba counts a
 #: reference to every array handed to a per-game function at each call (an atomic
-#: increment and decrement per array per game, which its pruning pass removes only in
-#: straight code), and that cost more than the rules themselves: about a third of the
-#: speed of ``batch.simulate`` (docs/batch.md). ``_nrt`` is numba's own switch for this
-#: (its tests and issue threads use it); a kernel that needs an allocation fails to
-#: compile without it, it does not misbehave.
+#: increment and decrement per array per game; its pruning pass removes them only in
+#: straight code). That was most of the engine's time: with it, ``batch.simulate`` played
+#: about 135,000 games/s when the kernels took separate arrays and 77,000 with the named
+#: tuples (every array handed over); without it, about 370,000 (docs/batch.md).
+#: ``_nrt`` is numba's own switch (its tests use it); a kernel that needs an allocation
+#: fails to compile without it (a ``TypingError``), it does not misbehave.
 _OPTIONS: dict[str, object] = {"cache": True, "nogil": True, "_nrt": False}
 #: ``numba.njit`` as an untyped callable: its type stubs do not list ``_nrt``.
 _njit: Callable[..., Any] = numba.njit
@@ -499,7 +502,7 @@ def _top_luxury(owned: Array, g: int, p: int) -> int:
     return top
 
 
-@_jit
+@_jit_inline
 def _clear_row(g: int, outcome: Outcome) -> None:
     """Zeros and ``False`` in row ``g`` of the results."""
     for p in range(outcome.scores.shape[1]):

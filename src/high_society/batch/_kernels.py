@@ -52,8 +52,8 @@ def _jit_inline(fn: F) -> F:
 
 
 def _jit(fn: F) -> F:
-    """``numba.njit`` with the on-disk cache and without reference counting, typed for
-    mypy (numba itself is untyped)."""
+    """``numba.njit`` with the on-disk cache and without reference counting; for mypy the
+    compiled function keeps its Python signature."""
     return cast(F, _njit(**_OPTIONS)(fn))
 
 

@@ -361,6 +361,27 @@ def test_a_mask_is_all_zero_when_no_seat_acts() -> None:
 
 
 @pytest.mark.parametrize(
+    ("state", "config"),
+    [
+        (AUCTION, STANDARD),
+        (play(*won(L(3), 0, 1), *won(L(7), 0, 2), Reveal(FAUX_PAS), Pass(0)), STANDARD),
+        (new_game(3), STANDARD),
+        (play(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=TINY), TINY),
+        (play(Reveal(L(5)), bid(0, 1, 2, 4), config=POWERS), POWERS),
+    ],
+    ids=["auction", "discard", "reveal", "over", "many totals"],
+)
+def test_mask_bytes_are_the_mask_legal_action_mask_writes(
+    state: GameState, config: GameConfig
+) -> None:
+    written = bytearray(b"\x07" * num_actions(config))
+    legal_action_mask(state, written)
+    mask = enc.legal_action_bytes(state)
+    assert type(mask) is bytes
+    assert mask == written
+
+
+@pytest.mark.parametrize(
     ("out", "message"),
     [
         (bytes(2058), "writable"),

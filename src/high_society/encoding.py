@@ -54,6 +54,7 @@ __all__ = [
     "chance_outcome_ids",
     "discard_id",
     "first_discard_id",
+    "legal_action_bytes",
     "legal_action_ids",
     "legal_action_mask",
     "num_actions",
@@ -357,6 +358,19 @@ def legal_action_mask(state: GameState, out: object) -> None:
             contiguous, of another length or item format). Nothing is written then.
     """
     write_values(_mask_bytes(state, num_actions(state.config)), out, "a mask")
+
+
+def legal_action_bytes(state: GameState) -> bytes:
+    """The mask :func:`legal_action_mask` writes, as a new ``bytes`` object of
+    ``num_actions(state.config)`` bytes (1 at each legal id, 0 elsewhere): immutable, so it
+    may be shared, and numpy can read it without a copy (``np.frombuffer(mask, np.int8)``
+    gives a read-only array).
+
+    >>> from high_society import new_game
+    >>> legal_action_bytes(new_game(3)) == bytes(num_actions())  # chance acts
+    True
+    """
+    return _mask_bytes(state, num_actions(state.config))
 
 
 def _mask_bytes(state: GameState, size: int) -> bytes:

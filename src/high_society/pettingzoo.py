@@ -29,7 +29,7 @@ than the game).
 
 import operator
 from collections.abc import Callable, Iterator
-from typing import Any, Final, SupportsIndex, TypedDict, cast
+from typing import Any, Final, Literal, SupportsIndex, TypedDict, cast, overload
 
 import gymnasium
 import numpy as np
@@ -42,7 +42,7 @@ from high_society._text import short_repr
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot
 from high_society.cards import STANDARD, check_players
-from high_society.encoding import action_from_id, legal_action_mask, num_actions
+from high_society.encoding import action_from_id, legal_action_bytes, num_actions
 from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
 from high_society.host import Dealer
 from high_society.observation import ObservationWriter, observation_size, returns
@@ -51,6 +51,7 @@ from high_society.state import GameState, Phase
 
 _REVEAL = Phase.REVEAL
 _AUCTION = Phase.AUCTION
+_OVER = Phase.OVER
 # dtype objects, not the scalar types: numpy skips a conversion per call.
 _INT8 = np.dtype(np.int8)
 _UINT8 = np.dtype(np.uint8)
@@ -103,38 +104,36 @@ def _check(players: int, render_mode: str | None) -> None:
         )
 
 
-def _mask(state: GameState) -> bytes:
-    """The legal-action mask of ``state``, one byte an id, from
-    :func:`~high_society.encoding.legal_action_mask`; in an auction, kept for the states
-    that share its key.
+def _mask(state: GameState) -> NDArray[np.int8]:
+    """The legal-action mask of ``state`` as a read-only array, from
+    :func:`~high_society.encoding.legal_action_bytes`; in an auction, one array is kept and
+    handed out for every state that shares its key.
 
     The key is what an auction's legal actions depend on (R5: Pass, and the bids that lift
-    the bidder's face-up total above the highest one): the bidder's hand, its face-up cards
-    and the highest bid. The key only says which states share a mask; every mask is the
-    encoding's own. A look-up replaces writing 2,058 bytes (uniform play finds about 70%).
+    the bidder's face-up total above the highest one): the bidder's hand and the amount its
+    bid must add more than (the highest bid less its face-up total), as
+    :func:`~high_society.legal_actions` itself reads them. The key only says which states
+    share a mask; every mask is the encoding's own. A frozenset keeps its hash, so the key
+    costs no more than one of ints.
     """
     if state.phase is _AUCTION:
         player = state.players[state.turn]
-        key = (player.hand, player.table, state.highest_bid)
+        key = (player.hand, state.highest_bid - sum(player.table))
         mask = _MASKS.get(key)
         if mask is None:
-            mask = _write_mask(state)
-            if len(_MASKS) >= _MASKS_LIMIT:
+            mask = np.frombuffer(legal_action_bytes(state), _INT8)  # read-only: bytes
+            if len(_MASKS) >= MASK_CACHE_SIZE:
                 _MASKS.clear()
             _MASKS[key] = mask
         return mask
-    return _write_mask(state)
+    return np.frombuffer(legal_action_bytes(state), _INT8)
 
 
-def _write_mask(state: GameState) -> bytes:
-    mask = bytearray(num_actions(state.config))
-    legal_action_mask(state, mask)
-    return bytes(mask)
-
-
-#: Auction masks by (hand, face-up cards, highest bid); at most 4 MiB of masks.
-_MASKS: dict[tuple[frozenset[int], frozenset[int], int], bytes] = {}
-_MASKS_LIMIT = 2048
+#: How many auction masks the environments keep (all environments of the process share
+#: them), then the cache is emptied and refilled: 8,192 masks of 2,058 bytes, about 17 MiB
+#: with their keys and array headers.
+MASK_CACHE_SIZE: Final = 8192
+_MASKS: dict[tuple[frozenset[int], int], NDArray[np.int8]] = {}
 
 
 class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
@@ -181,6 +180,10 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         self._writer = ObservationWriter(STANDARD)
         self._decoded: list[dict[int, Action]] = [{} for _ in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._agents_by_seat = tuple(self.possible_agents)
+        # Every agent not to act sees this mask: nothing is legal for it.
+        self._no_mask = np.zeros(self._num_actions, _INT8)
+        self._no_mask.flags.writeable = False
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -231,8 +234,8 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
     _has_reset = True
 
     def observe(self, agent: str) -> Observation:
-        """``agent``'s observation: the R14 tensor and its action mask (new arrays each
-        time: an agent may keep them).
+        """``agent``'s observation: the R14 tensor (a new array) and the action mask (a
+        read-only array, shared with other observations that have the same mask).
 
         Raises:
             AssertionError: :class:`ClassicEnv` only, before the first reset.
@@ -241,12 +244,43 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             EnvLogger.error_observe_before_reset()
         seat = self._seat[agent]
         game = self.game
-        if to_act(game) == seat:
-            # A new bytearray each time keeps numpy's array writable and the agent's own.
-            action_mask = np.frombuffer(bytearray(_mask(game)), _INT8)
-        else:
-            action_mask = np.zeros(self._num_actions, _INT8)
-        return {"observation": self._tensor(seat), "action_mask": action_mask}
+        return {
+            "observation": self._tensor(seat),
+            "action_mask": _mask(game) if to_act(game) == seat else self._no_mask,
+        }
+
+    @overload
+    def last(
+        self, observe: Literal[True] = True
+    ) -> tuple[Observation, float, bool, bool, dict[str, object]]: ...
+
+    @overload
+    def last(
+        self, observe: Literal[False]
+    ) -> tuple[None, float, bool, bool, dict[str, object]]: ...
+
+    @overload
+    def last(
+        self, observe: bool
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, object]]: ...
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, object]]:
+        """The selected agent's observation (``None`` if not ``observe``), cumulative reward,
+        termination, truncation and info, as PettingZoo's ``AECEnv.last``.
+
+        Raises:
+            AttributeError: :class:`ClassicEnv` only, before the first reset.
+        """
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _tensor(self, seat: int) -> NDArray[np.float32]:
         # Bytes from the writer (only what the last action changed is remade), widened by
@@ -276,23 +310,38 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             if not isinstance(action, SupportsIndex):
                 raise EncodingError(f"{short_repr(action)} is not an action id")
             action = operator.index(action)
+        self._play_id(action)
+
+    def _play_id(self, action: int) -> None:
+        """The selected agent, still playing, plays action id ``action``; then the reveals,
+        and the next agent or the end.
+
+        Raises:
+            IllegalActionError: the action is not legal; nothing changes then.
+            EncodingError: ``action`` is not an action id.
+        """
         game = self.game
         # Decoded actions are immutable values: each (seat, id) is decoded once.
         decoded = self._decoded[game.turn]
         move = decoded.get(action)
         if move is None:
             move = decoded[action] = action_from_id(game, action)
-        self.game = state = self.play(move)
-        self._cumulative_rewards[agent] = 0.0
-        if state.is_over:
+        state = apply(game, move)
+        if state.phase is _REVEAL:
+            draw = self._dealer.draw
+            while state.phase is _REVEAL:
+                state = apply(state, draw(state))
+        self.game = state
+        if state.phase is _OVER:
+            # Rewards come at the end alone: until then every reward, cumulative reward,
+            # termination and truncation stays as reset made it (0 and False).
+            rewards = self.rewards
             for a, r in zip(self.agents, returns(state), strict=True):
-                self.rewards[a] = r
+                rewards[a] = r
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
         else:
-            # Every reward is 0 until the end (and nothing is left to accumulate): only the
-            # next agent changes.
-            self.agent_selection = self.possible_agents[state.turn]
+            self.agent_selection = self._agents_by_seat[state.turn]
         if self.render_mode == "human":
             self.render()
 
@@ -378,17 +427,20 @@ class ClassicEnv(HighSocietyEnv):
         self._has_updated = True
         agent = self.agent_selection
         done = self.terminations[agent] or self.truncations[agent]
-        if not (
-            (action is None and done)
-            or (type(action) is int and 0 <= action < self._num_actions)
-            or self.action_spaces[agent].contains(action)
-        ):
-            raise AssertionError("action is not in action space")
-        if done:
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            # The common case (a Python int in range) is settled above; the rest as
+            # AssertOutOfBoundsWrapper settles it, then numpy integers become ints.
+            if not ((action is None and done) or self.action_spaces[agent].contains(action)):
+                raise AssertionError("action is not in action space")
+            if done:
+                self._was_dead_step(action)
+                return
+            action = operator.index(action)  # type: ignore[arg-type]  # not None: not done
+        elif done:
             self._was_dead_step(action)
             return
         try:
-            super().step(action)
+            self._play_id(action)
         except IllegalActionError:
             self._end_for_illegal(agent)
 
@@ -521,7 +573,10 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
             inner.game = inner.play(bot.choose(inner.game))
 
     def _observe(self) -> Observation:
-        return self._inner.observe(self._inner.possible_agents[self.seat])
+        observation = self._inner.observe(self._inner.possible_agents[self.seat])
+        # Gymnasium's checker wants no two observations to share memory: a mask of its own.
+        observation["action_mask"] = observation["action_mask"].copy()
+        return observation
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """The learner plays action id ``action``, then the bots play until its next turn

@@ -430,29 +430,39 @@ def test_a_loop_over_agent_iter_must_step() -> None:
 
 
 @pytest.mark.parametrize("make", [env, raw_env])
-def test_a_kept_observation_is_never_written_again(make: Callable[[int], AECEnv]) -> None:
-    # The tensor is the agent's own; the mask is shared and read-only: neither changes
-    # when the game goes on, and the mask refuses to be written.
+def test_a_kept_observation_is_read_only_and_never_changes(make: Callable[[int], AECEnv]) -> None:
+    # Both arrays are read-only (the mask is shared with other observations; the tensor
+    # is read in place from bytes): writing raises, and the game going on changes neither.
     environment = make(3)
     environment.reset(seed=6)
     agent = environment.agent_selection
     kept = environment.observe(agent)
     copies = {key: value.copy() for key, value in kept.items()}
-    kept["observation"][:] = 0  # the agent may write into its tensor
-    with pytest.raises(ValueError, match="read-only"):
-        kept["action_mask"][:] = 0
-    with pytest.raises(ValueError, match="read-only"):
-        kept["action_mask"][0] = 0
-    assert not kept["action_mask"].flags.writeable
-    again = environment.observe(agent)
-    assert (again["action_mask"] == copies["action_mask"]).all()
-    assert (again["observation"] == copies["observation"]).all()
+    for key in ("action_mask", "observation"):
+        assert not kept[key].flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            kept[key][:] = 0
+        with pytest.raises(ValueError, match="read-only"):
+            kept[key][0] = 0
     for _ in range(5):
         environment.step(
             int(np.flatnonzero(environment.observe(environment.agent_selection)["action_mask"])[-1])
         )
     assert (kept["action_mask"] == copies["action_mask"]).all()
-    assert not kept["observation"].any()
+    assert (kept["observation"] == copies["observation"]).all()
+    assert (environment.observe(agent)["observation"] != copies["observation"]).any()
+
+
+def test_solo_observations_are_the_agents_own() -> None:
+    # Gymnasium's convention: new, writable arrays at every step.
+    solo = SoloEnv(players=3)
+    first, _ = solo.reset(seed=1)
+    first["observation"][:] = 0
+    first["action_mask"][:] = 0
+    again, _, _, _, _ = solo.step(0)  # Pass
+    assert again["observation"].any()
+    assert again["action_mask"].any()
+    assert again["action_mask"].flags.writeable
 
 
 def test_the_mask_of_an_agent_not_to_act_is_read_only_and_empty() -> None:

@@ -54,7 +54,6 @@ _AUCTION = Phase.AUCTION
 _OVER = Phase.OVER
 # dtype objects, not the scalar types: numpy skips a conversion per call.
 _INT8 = np.dtype(np.int8)
-_UINT8 = np.dtype(np.uint8)
 _FLOAT32 = np.dtype(np.float32)
 
 __all__ = [
@@ -177,7 +176,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         self.state_space = spaces.Box(0.0, _space_high(), (size,), np.float32)
         self.game: GameState = new_game(players, STANDARD)
         self._dealer = Dealer()
-        self._writer = ObservationWriter(STANDARD)
+        self._writer = ObservationWriter(STANDARD, item_format="f")
         self._decoded: list[dict[int, Action]] = [{} for _ in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._agents_by_seat = tuple(self.possible_agents)
@@ -283,10 +282,9 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         )
 
     def _tensor(self, seat: int) -> NDArray[np.float32]:
-        # Bytes from the writer (only what the last action changed is remade), widened by
-        # numpy into a new array in one call.
-        values = np.frombuffer(self._writer.values(self.game, seat), _UINT8)
-        return values.astype(_FLOAT32)
+        # Float32 bytes from the writer (only what the last action changed is remade),
+        # read in place by numpy: read-only, as the bytes are.
+        return np.frombuffer(self._writer.values(self.game, seat), _FLOAT32)
 
     def state(self) -> NDArray[np.float32]:
         """The global state: the observation tensor of seat 0."""
@@ -573,10 +571,12 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
             inner.game = inner.play(bot.choose(inner.game))
 
     def _observe(self) -> Observation:
-        observation = self._inner.observe(self._inner.possible_agents[self.seat])
-        # Gymnasium's checker wants no two observations to share memory: a mask of its own.
-        observation["action_mask"] = observation["action_mask"].copy()
-        return observation
+        shared = self._inner.observe(self._inner.possible_agents[self.seat])
+        # Gymnasium's way: every observation new, writable, the agent's own.
+        return {
+            "observation": shared["observation"].copy(),
+            "action_mask": shared["action_mask"].copy(),
+        }
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """The learner plays action id ``action``, then the bots play until its next turn

@@ -41,7 +41,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 from high_society._text import short_repr
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot
-from high_society.cards import STANDARD, check_players
+from high_society.cards import MAX_PLAYERS, STANDARD, check_players
 from high_society.encoding import action_from_id, legal_action_bytes, num_actions
 from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
 from high_society.host import Dealer
@@ -112,27 +112,44 @@ def _mask(state: GameState) -> NDArray[np.int8]:
     the bidder's face-up total above the highest one): the bidder's hand and the amount its
     bid must add more than (the highest bid less its face-up total), as
     :func:`~high_society.legal_actions` itself reads them. The key only says which states
-    share a mask; every mask is the encoding's own. A frozenset keeps its hash, so the key
-    costs no more than one of ints.
+    share a mask; every mask is the encoding's own. The masks are kept by hand, then by
+    amount: a dict of ints and arrays holds nothing the garbage collector must visit, and
+    a frozenset keeps its hash.
     """
     if state.phase is _AUCTION:
         player = state.players[state.turn]
-        key = (player.hand, state.highest_bid - sum(player.table))
-        mask = _MASKS.get(key)
-        if mask is None:
-            mask = np.frombuffer(legal_action_bytes(state), _INT8)  # read-only: bytes
-            if len(_MASKS) >= MASK_CACHE_SIZE:
-                _MASKS.clear()
-            _MASKS[key] = mask
-        return mask
+        amount = state.highest_bid - sum(player.table)
+        by_amount = _MASKS.get(player.hand)
+        if by_amount is not None:
+            mask = by_amount.get(amount)
+            if mask is not None:
+                return mask
+        return _keep_mask(state, player.hand, amount)
     return np.frombuffer(legal_action_bytes(state), _INT8)
 
 
+def _keep_mask(state: GameState, hand: frozenset[int], amount: int) -> NDArray[np.int8]:
+    global _kept
+    mask = np.frombuffer(legal_action_bytes(state), _INT8)  # read-only: bytes
+    if _kept >= MASK_CACHE_SIZE:
+        _MASKS.clear()
+        _kept = 0
+    _MASKS.setdefault(hand, {})[amount] = mask
+    _kept += 1
+    return mask
+
+
+#: The standard game's actions by seat and id, decoded when first played (at most 2,058 a
+#: seat, each a ``Pass``, a ``Discard`` or a ``Bid`` of an 11-card frozenset at most; a
+#: few MiB in all).
+_DECODED: tuple[dict[int, Action], ...] = tuple({} for _ in range(MAX_PLAYERS))
+
 #: How many auction masks the environments keep (all environments of the process share
 #: them), then the cache is emptied and refilled: 8,192 masks of 2,058 bytes, about 17 MiB
-#: with their keys and array headers.
+#: with their array headers.
 MASK_CACHE_SIZE: Final = 8192
-_MASKS: dict[tuple[frozenset[int], int], NDArray[np.int8]] = {}
+_MASKS: dict[frozenset[int], dict[int, NDArray[np.int8]]] = {}
+_kept = 0
 
 
 class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
@@ -177,7 +194,6 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         self.game: GameState = new_game(players, STANDARD)
         self._dealer = Dealer()
         self._writer = ObservationWriter(STANDARD, item_format="f")
-        self._decoded: list[dict[int, Action]] = [{} for _ in range(players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._agents_by_seat = tuple(self.possible_agents)
         # Every agent not to act sees this mask: nothing is legal for it.
@@ -319,8 +335,8 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             EncodingError: ``action`` is not an action id.
         """
         game = self.game
-        # Decoded actions are immutable values: each (seat, id) is decoded once.
-        decoded = self._decoded[game.turn]
+        # Decoded actions are immutable values: each (seat, id) is decoded once a process.
+        decoded = _DECODED[game.turn]
         move = decoded.get(action)
         if move is None:
             move = decoded[action] = action_from_id(game, action)

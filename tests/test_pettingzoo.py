@@ -13,6 +13,7 @@ from pettingzoo.test import api_test, render_test, seed_test, state_test
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+import high_society.pettingzoo
 from high_society import (
     Bid,
     GameState,
@@ -187,6 +188,47 @@ def test_masks_are_shared_by_hand_and_amount_to_beat_alone() -> None:
     assert masks["beat 3, nothing up"].tobytes() != masks["beat 2, 1 up"].tobytes()
     assert masks["beat 3, nothing up, other rival"] is masks["beat 3, nothing up"]
     assert masks["beat 3, 1 up"] is masks["beat 3, nothing up"]
+
+
+def test_the_kept_masks_are_bounded_and_stay_right_when_evicted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With room for 3 masks, the cache evicts at almost every step: every mask is still
+    # the encoding's own, a mask seen again at once is the kept array, and one seen again
+    # after masks of other hands made room is made anew.
+    monkeypatch.setattr(high_society.pettingzoo, "MASK_CACHE_SIZE", 3)
+    environment = raw_env(4)
+    rng = np.random.default_rng(9)
+    written = bytearray(num_actions())
+    for seed in range(4):
+        environment.reset(seed=seed)
+        while not environment.game.is_over:
+            game, agent = environment.game, environment.agent_selection
+            mask = environment.observe(agent)["action_mask"]
+            legal_action_mask(game, written)
+            assert mask.tobytes() == bytes(written)
+            if game.phase is Phase.AUCTION:
+                assert environment.observe(agent)["action_mask"] is mask
+            environment.step(int(rng.choice(np.flatnonzero(mask))))
+    first = _played((StatusCard.LUXURY_5, ()))  # seat 0, every card in hand
+    others: dict[frozenset[int], GameState] = {}
+    environment.reset(seed=5)
+    while len(others) < 4:  # auction states of four other hands
+        game = environment.game
+        hand = game.players[game.turn].hand
+        if game.phase is Phase.AUCTION and hand != first.players[0].hand:
+            others.setdefault(hand, game)
+        mask = environment.observe(environment.agent_selection)["action_mask"]
+        environment.step(int(rng.choice(np.flatnonzero(mask))))
+    environment.game = first
+    kept = environment.observe("player_0")["action_mask"]
+    for state in others.values():  # each of another hand: the first hand's mask makes room
+        environment.game = state
+        environment.observe(f"player_{state.turn}")
+    environment.game = first
+    again = environment.observe("player_0")["action_mask"]
+    assert again is not kept
+    assert again.tobytes() == kept.tobytes()
 
 
 def _auction_cards(seed: int) -> list[StatusCard | None]:

@@ -46,11 +46,12 @@ from high_society.encoding import action_from_id, legal_action_bytes, num_action
 from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
 from high_society.host import Dealer
 from high_society.observation import ObservationWriter, observation_size, returns
-from high_society.rules import apply, new_game, to_act
+from high_society.rules import apply, new_game
 from high_society.state import GameState, Phase
 
 _REVEAL = Phase.REVEAL
 _AUCTION = Phase.AUCTION
+_DISCARD = Phase.DISCARD
 _OVER = Phase.OVER
 # dtype objects, not the scalar types: numpy skips a conversion per call.
 _INT8 = np.dtype(np.int8)
@@ -58,6 +59,7 @@ _FLOAT32 = np.dtype(np.float32)
 
 __all__ = [
     "ENV_NAME",
+    "MASK_CACHE_SIZE",
     "ClassicEnv",
     "HighSocietyEnv",
     "Observation",
@@ -131,10 +133,12 @@ def _mask(state: GameState) -> NDArray[np.int8]:
 def _keep_mask(state: GameState, hand: frozenset[int], amount: int) -> NDArray[np.int8]:
     global _kept
     mask = np.frombuffer(legal_action_bytes(state), _INT8)  # read-only: bytes
-    if _kept >= MASK_CACHE_SIZE:
-        _MASKS.clear()
-        _kept = 0
-    _MASKS.setdefault(hand, {})[amount] = mask
+    while _kept >= MASK_CACHE_SIZE:  # the hand kept longest goes first, with its masks
+        _kept -= len(_MASKS.pop(next(iter(_MASKS))))
+    by_amount = _MASKS.get(hand)
+    if by_amount is None:
+        by_amount = _MASKS[hand] = {}
+    by_amount[amount] = mask
     _kept += 1
     return mask
 
@@ -145,8 +149,8 @@ def _keep_mask(state: GameState, hand: frozenset[int], amount: int) -> NDArray[n
 _DECODED: tuple[dict[int, Action], ...] = tuple({} for _ in range(MAX_PLAYERS))
 
 #: How many auction masks the environments keep (all environments of the process share
-#: them), then the cache is emptied and refilled: 8,192 masks of 2,058 bytes, about 17 MiB
-#: with their array headers.
+#: them): at most 8,192 masks of 2,058 bytes, about 18 MiB with their array headers and
+#: dicts. When it is full, the masks of the hand kept longest make room.
 MASK_CACHE_SIZE: Final = 8192
 _MASKS: dict[frozenset[int], dict[int, NDArray[np.int8]]] = {}
 _kept = 0
@@ -259,9 +263,13 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             EnvLogger.error_observe_before_reset()
         seat = self._seat[agent]
         game = self.game
+        phase = game.phase
+        acts = (phase is _AUCTION or phase is _DISCARD) and game.turn == seat  # to_act(game)
         return {
-            "observation": self._tensor(seat),
-            "action_mask": _mask(game) if to_act(game) == seat else self._no_mask,
+            # Float32 bytes from the writer (only what the last action changed is remade),
+            # read in place by numpy: read-only, as the bytes are.
+            "observation": np.frombuffer(self._writer.values(game, seat), _FLOAT32),
+            "action_mask": _mask(game) if acts else self._no_mask,
         }
 
     @overload

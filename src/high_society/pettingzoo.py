@@ -16,7 +16,16 @@ than the game).
 - Chance (the reveals) is played inside the environment by a
   :class:`~high_society.host.Dealer` seeded by ``reset(seed=...)``: two environments reset
   with the same seed and given the same actions play the same game.
-- Every observation is new: arrays an agent keeps are never written again.
+- Both arrays of an observation are read-only (``flags.writeable`` is false; writing
+  raises ``ValueError``), and nothing the environment does later changes them: an agent
+  may keep them. The tensor is read in place from the bytes of an
+  :class:`~high_society.observation.ObservationWriter`; the mask is shared by every
+  observation with the same mask (kept per bidder's hand and amount to beat, at most
+  :data:`MASK_CACHE_SIZE` of them). Copy an array (``.copy()``) to write into it.
+  :class:`SoloEnv`, a Gymnasium environment, gives new writable arrays.
+- A random agent finds the legal ids fastest through a boolean view of the mask:
+  ``np.flatnonzero(observation["action_mask"].view(np.bool_))`` (no copy; about a third
+  of the time ``np.flatnonzero`` takes on the ``int8`` mask).
 - Rewards come at the end: :func:`high_society.observation.returns` (the winners share 1).
 - ``state()`` is the observation tensor seen from seat 0.
 
@@ -25,6 +34,8 @@ than the game).
 >>> observation, reward, termination, truncation, info = environment.last()
 >>> observation["observation"].shape, int(observation["action_mask"].sum()) > 1
 ((161,), True)
+>>> observation["action_mask"].flags.writeable
+False
 """
 
 import operator
@@ -537,7 +548,8 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
     The learner plays seat ``seat``; every other seat is played by a bot made by
     ``opponent(seed)`` at each reset (by default :class:`~high_society.bots.HeuristicBot`; the
     seeds come from the reset's seed). Observations and actions are those of
-    :class:`HighSocietyEnv`; the reward is the learner's return at the end (the winners
+    :class:`HighSocietyEnv`, but each observation's arrays are new and writable
+    (Gymnasium's convention); the reward is the learner's return at the end (the winners
     share 1); an illegal action ends the episode with reward -1, as in the classic games.
 
     Raises:

@@ -50,7 +50,7 @@ def simulate(
         raise InvalidConfigError(
             f"the number of games must be an int >= 0, not {short_repr(games)}"
         )
-    if type(seed) is not int or not 0 <= seed < 1 << 64:
+    if type(seed) is not int:  # game_seeds takes a sequence too, and checks the range
         raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {short_repr(seed)}")
     rules = tables(config).rules
     state = _kernels.new_arrays(1, players)

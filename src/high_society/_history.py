@@ -31,7 +31,9 @@ refusing a reachable one.
 """
 
 import functools
+import itertools
 from collections.abc import Iterator
+from typing import TypeVar
 
 import attrs
 
@@ -54,6 +56,7 @@ __all__ = [
 #: may spend before it gives up with :class:`Undecided`.
 WORK_LIMIT = 20_000
 
+_T = TypeVar("_T")
 _FP = StatusCard.FAUX_PAS
 _PASSE = StatusCard.PASSE
 _SCANDALE = StatusCard.SCANDALE
@@ -157,7 +160,7 @@ def auction_starters(state: GameState) -> list[int]:
     if any(not players[i].passed and not players[i].table for i in acted):
         return []
     totals = [players[i].bid for i in acted if not players[i].passed]
-    if any(a >= b for a, b in zip(totals, totals[1:], strict=False)):
+    if any(a >= b for a, b in itertools.pairwise(totals)):
         return []
     if waiting == n:
         return [state.turn]
@@ -194,7 +197,11 @@ def current_partials(state: GameState, starter: int) -> list[tuple[int, frozense
     return parts
 
 
-_Rounds = tuple[tuple[int, ...], tuple[int, ...], bool, frozenset[tuple[StatusCard, int]]]
+#: Per seat, its luxury and its prestige rounds left; whether the lost luxury card's round
+#: is left; the taker of each disgrace card (Faux Pas, Passé, Scandale) whose round is
+#: left, else -1. Plain ints: positions are hashed often.
+_Rounds = tuple[tuple[int, ...], tuple[int, ...], bool, tuple[int, int, int]]
+_DISGRACE = (_FP, _PASSE, _SCANDALE)
 _Reserved = tuple[tuple[tuple[int, int], ...], ...]
 _Tokens = tuple[tuple[bool, ...], ...]
 
@@ -240,7 +247,7 @@ class _Search:
         self.refuted: set[tuple[_Position, bool]] = set()
         lux = [0] * n
         prestige = [0] * n
-        disgrace: list[tuple[StatusCard, int]] = []
+        disgrace = [-1, -1, -1]
         for seat, (_, owned) in enumerate(seats):
             for card in owned:
                 if card.is_luxury:
@@ -248,14 +255,14 @@ class _Search:
                 elif card is StatusCard.PRESTIGE:
                     prestige[seat] += 1
                 else:
-                    disgrace.append((card, seat))
+                    disgrace[_DISGRACE.index(card)] = seat
         if lost_by is not None:
-            disgrace.append((_FP, lost_by))
+            disgrace[0] = lost_by
         self.start_rounds: _Rounds = (
             tuple(lux),
             tuple(prestige),
             lost_by is not None,
-            frozenset(disgrace),
+            (disgrace[0], disgrace[1], disgrace[2]),
         )
         self.pools = tuple(self.mask(spent) for spent, _ in seats)
 
@@ -280,8 +287,9 @@ class _Search:
         if lost:
             assert self.lost_by is not None
             count[self.lost_by] += 1
-        for _, seat in disgrace:
-            count[seat] += 1
+        for seat in disgrace:
+            if seat >= 0:
+                count[seat] += 1
         return count
 
     def hopeless(self, at: _Position) -> bool:
@@ -291,20 +299,33 @@ class _Search:
         next seat took), and a round to pay its pool in."""
         n = self.n
         lux, prestige, lost, disgrace = at.rounds
-        count = self.takers(at.rounds)
-        if count[at.s_next] == 0:
+        lost_by = self.lost_by if lost and self.lost_by is not None else -1
+        normal = [x + y for x, y in zip(lux, prestige, strict=True)]
+        if lost_by >= 0:
+            normal[lost_by] += 1
+        count = list(normal)
+        left = 0
+        for seat in disgrace:
+            if seat >= 0:
+                count[seat] += 1
+                left += 1
+        s_next = at.s_next
+        if count[s_next] == 0:
             return True
-        starts = list(count)
-        starts[at.s_next] -= 1
-        starts[0] += 1
+        count[s_next] -= 1
+        count[0] += 1  # now: how many rounds left each seat starts
+        pools = at.pools
         for a in range(n):
-            normal = lux[a] + prestige[a] + (lost and a == self.lost_by)
-            cards = at.pools[a].bit_count() + sum(m.bit_count() for _, m in at.reserved[a])
-            owed = sum(at.tokens[a]) + normal - min(normal, starts[(a + 1) % n])
-            if owed > cards:
+            tokens = at.tokens[a]
+            won = normal[a]
+            if not (pools[a] or tokens or won):
+                continue
+            cards = pools[a].bit_count()
+            for _, m in at.reserved[a]:
+                cards += m.bit_count()
+            if sum(tokens) + won - min(won, count[(a + 1) % n]) > cards:
                 return True
-            chances = normal + len(at.tokens[a]) + sum(1 for _, seat in disgrace if seat != a)
-            if at.pools[a] and not chances:
+            if pools[a] and not (won or tokens or left - disgrace.count(a)):
                 return True
         return False
 
@@ -312,14 +333,14 @@ class _Search:
         """A history of ``at.rounds`` ending with a round taken by ``at.s_next``, earliest
         first, whose payments account for what ``at`` leaves; None if there is none."""
         lux, prestige, lost, disgrace = at.rounds
-        if not any(lux) and not any(prestige) and not lost and not disgrace:
+        if not any(lux) and not any(prestige) and not lost and disgrace == (-1, -1, -1):
             if at.s_next != 0:
                 return None
             return self.settle(at)
         key = (at, faux_pas_last)
         if key in self.refuted:
             return None
-        self.tick()
+        self.tick(4)
         if not self.hopeless(at):
             for kind, rest in self.last_rounds(at.rounds, at.s_next, faux_pas_last):
                 left = self.takers(rest)
@@ -339,6 +360,10 @@ class _Search:
         """With every round taken back: give each seat's cards left to its normal
         auctions, each open one at least one card it may take; None if they do not fit.
         The returned list is empty: the caller fills in the payments (see ``fill``)."""
+        self.tick(8)
+        for a in range(self.n):
+            if not at.tokens[a] and (at.pools[a] or at.reserved[a]):
+                return None
         blocks: list[list[int]] = []
         for a in range(self.n):
             tokens = at.tokens[a]
@@ -371,10 +396,11 @@ class _Search:
     ) -> Iterator[tuple[str | StatusCard, _Rounds]]:
         """The rounds ``w`` took that can be the latest of ``rounds``, each with the rest."""
         lux, prestige, lost, disgrace = rounds
-        faux_pas_left = (_FP, w) in disgrace
-        for card, seat in sorted(disgrace, key=lambda d: d[0].value):
-            if seat == w and (card is _FP or not faux_pas_last):
-                yield card, (lux, prestige, lost, disgrace - {(card, seat)})
+        faux_pas_left = disgrace[0] == w
+        for k, seat in enumerate(disgrace):
+            if seat == w and (k == 0 or not faux_pas_last):
+                rest = (*disgrace[:k], -1, *disgrace[k + 1 :])
+                yield _DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))
         if faux_pas_last:
             return
         if lux[w]:
@@ -583,8 +609,8 @@ def _minus(counts: tuple[int, ...], seat: int) -> tuple[int, ...]:
     return (*counts[:seat], counts[seat] - 1, *counts[seat + 1 :])
 
 
-def _with(pools: tuple[int, ...], seat: int, pool: int) -> tuple[int, ...]:
-    return (*pools[:seat], pool, *pools[seat + 1 :])
+def _with(values: tuple[_T, ...], seat: int, value: _T) -> tuple[_T, ...]:
+    return (*values[:seat], value, *values[seat + 1 :])
 
 
 def find_history(state: GameState, limit: int = WORK_LIMIT) -> list[PastRound] | None:
@@ -621,7 +647,7 @@ _Key = tuple[
 
 
 @functools.lru_cache(maxsize=256)
-def _search(key: _Key, limit: int) -> tuple[PastRound, ...] | None | str:
+def _search(key: _Key, limit: int) -> tuple[PastRound, ...] | str | None:
     money, seats, removed, starters, discarding = key
     lost = StatusCard.FAUX_PAS in removed
     spent = 0

@@ -45,8 +45,8 @@ then allow too many orders and payments to try: docs/verification.md gives the f
 
 import functools
 import itertools
-from collections.abc import Iterator
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from typing import NamedTuple, TypeVar
 
 import attrs
 
@@ -219,8 +219,7 @@ _Reserved = tuple[tuple[tuple[int, int], ...], ...]
 _Tokens = tuple[tuple[bool, ...], ...]
 
 
-@attrs.frozen
-class _Position:
+class _Position(NamedTuple):
     """What is left to explain, going backward in time.
 
     ``pools``: each seat's spent money not yet given to a later round (so, for the hand
@@ -365,7 +364,7 @@ class _Search:
                         before = _Position(rest, s, after.pools, after.reserved, after.tokens)
                         earlier = self.search(before)
                         if earlier is not None:
-                            return [*earlier, done]
+                            return [*earlier, done()]
         self.refuted.add(key)
         return None
 
@@ -430,7 +429,7 @@ class _Search:
 
     def outcomes(
         self, kind: str | StatusCard, s: int, at: _Position
-    ) -> Iterator[tuple[PastRound, _Position]]:
+    ) -> Iterator[tuple[Callable[[], PastRound], _Position]]:
         if isinstance(kind, StatusCard):
             yield from self.disgrace(kind, at.s_next, s, at)
         else:
@@ -450,7 +449,7 @@ class _Search:
 
     def normal(
         self, kind: str, w: int, s: int, at: _Position
-    ) -> Iterator[tuple[PastRound, _Position]]:
+    ) -> Iterator[tuple[Callable[[], PastRound], _Position]]:
         n = self.n
         nothing = (0,) * n
         token = len(at.tokens[w])
@@ -458,7 +457,7 @@ class _Search:
             # Any non-empty payment: which cards is settled at the end.
             tokens = _with(at.tokens, w, (*at.tokens[w], True))
             yield (
-                PastRound(kind, s, w, nothing, slot=token),
+                functools.partial(PastRound, kind, s, w, nothing, slot=token),
                 _Position(at.rounds, at.s_next, at.pools, at.reserved, tokens),
             )
             return
@@ -498,14 +497,16 @@ class _Search:
                         _with(base.tokens, w, (*base.tokens[w], False)),
                     )
                     yield (
-                        PastRound(kind, s, w, tuple(paid), lower=(a, value), slot=token),
+                        functools.partial(
+                            PastRound, kind, s, w, tuple(paid), lower=(a, value), slot=token
+                        ),
                         after,
                     )
-        yield PastRound(kind, s, w, nothing), at  # free: everyone else passed
+        yield functools.partial(PastRound, kind, s, w, nothing), at  # free: everyone else passed
 
     def disgrace(
         self, card: StatusCard, p: int, s: int, at: _Position
-    ) -> Iterator[tuple[PastRound, _Position]]:
+    ) -> Iterator[tuple[Callable[[], PastRound], _Position]]:
         n = self.n
         d = (p - s) % n
         nothing = (0,) * n
@@ -517,7 +518,7 @@ class _Search:
                 paid[seat] = block
                 new[seat] ^= block
             yield (
-                PastRound(card, s, p, tuple(paid)),
+                functools.partial(PastRound, card, s, p, tuple(paid)),
                 _Position(at.rounds, at.s_next, tuple(new), at.reserved, at.tokens),
             )
         if d == n - 1:
@@ -535,6 +536,7 @@ class _Search:
             for seat, block in blocks:
                 paid[seat] = block
                 new[seat] ^= block
+            self.tick(sum(1 << paid[seat].bit_count() for seat in twice) >> 6)
             parts = greedy_partials([paid[seat] for seat in twice], self.sums)
             if parts is None:
                 continue
@@ -546,7 +548,9 @@ class _Search:
             ceiling = self.sums[paid[payers[0]]]
             for bid, kept in self.taker_bids(after, p, floor, ceiling):
                 yield (
-                    PastRound(card, s, p, tuple(paid), True, tuple(partial), bid),
+                    functools.partial(
+                        PastRound, card, s, p, tuple(paid), True, tuple(partial), bid
+                    ),
                     kept,
                 )
 

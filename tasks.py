@@ -16,11 +16,14 @@ long differential run of the batch engine against the reducer), ``bench-batch`` 
 throughput beside the reducer; both docs/batch.md) and ``fuzz [EXAMPLES]`` (the long fuzz
 run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
 worst-case inputs; not part of ``test``, which runs a short derandomised pass;
-docs/records.md). Only the standard library is used here.
+docs/records.md) and ``pythons [VERSION...]`` (the test suite under the other Pythons the
+package's classifiers name, default 3.12 and 3.13, each in its own ``.venv-VERSION``; CI
+runs 3.11). Only the standard library is used here.
 """
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -192,6 +195,21 @@ def fuzz(examples: str = "2000") -> None:
     run(PY, "-m", "benchmarks.hostile_memory")
 
 
+def pythons(*versions: str) -> None:
+    """pytest (the ``ci`` profile) under each Python of ``versions``, the ones the
+    classifiers in pyproject.toml name besides CI's 3.11; fails if one is not installed."""
+    for version in versions or ("3.12", "3.13"):
+        exe = shutil.which(f"python{version}")
+        if exe is None:
+            sys.exit(f"python{version} is not installed: the suite cannot be run under it")
+        env = ROOT / f".venv-{version}"
+        py = env / ("Scripts" if os.name == "nt" else "bin") / "python"
+        if not py.exists():
+            run(exe, "-m", "venv", env)
+        run(py, "-m", "pip", "install", "--quiet", "-e", ".[dev]")
+        run(py, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--hypothesis-profile=ci")
+
+
 def main(argv: list[str]) -> None:
     if not argv or argv[0] in {"-h", "--help"}:
         print(__doc__)
@@ -224,6 +242,8 @@ def main(argv: list[str]) -> None:
         fuzz(*rest[:1])
     elif task == "mutate":
         mutate(*rest)
+    elif task == "pythons":
+        pythons(*rest)
     elif task == "bench-batch":
         # docs/batch.md: the batch engine beside the reducer, in one run (a few minutes).
         setup("dev")

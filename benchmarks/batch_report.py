@@ -93,6 +93,29 @@ def vector_env_steps(steps: int, seed: int, size: int = 1024) -> float:
     return done / (CLOCK() - start)
 
 
+def kernel_costs(size: int = 50_000, steps: int = 60) -> dict[str, float]:
+    """CPU nanoseconds per game for each call of ``GameBatch`` that runs a kernel, over
+    ``steps`` steps of uniform play in one batch of ``size`` games (finished games reset)."""
+    batch = GameBatch(size, PLAYERS, seed=1)
+    mask = np.empty((size, batch.num_actions), dtype=np.bool_)
+    actions = np.empty(size, dtype=np.int64)
+    calls: dict[str, Callable[[], object]] = {
+        "legal_action_mask": lambda: batch.legal_action_mask(out=mask),
+        "sample_actions": lambda: batch.sample_actions(out=actions),
+        "step": lambda: batch.step(actions),
+        "results": batch.results,
+        "observations": batch.observations,
+    }
+    seconds = dict.fromkeys(calls, 0.0)
+    for _ in range(steps):
+        for name, call in calls.items():
+            start = CLOCK()
+            call()
+            seconds[name] += CLOCK() - start
+        batch.reset_games(batch.is_over)
+    return {name: total / steps / size * 1e9 for name, total in seconds.items()}
+
+
 COLD = """
 import time
 start = time.process_time()
@@ -173,6 +196,10 @@ def main(argv: list[str] | None = None) -> int:
             f"| {label} | {max(rates[name]):,.0f} | {statistics.median(rates[name]):,.0f} "
             f"| {statistics.median(ratios):,.1f} |"
         )
+    costs = kernel_costs(size=50_000 // scale)
+    print("\n| call (4 players, 50,000 games) | CPU ns a game |\n| --- | ---: |")
+    for name, ns in costs.items():
+        print(f"| `{name}` | {ns:,.0f} |")
     cold, warm = cold_start()
     print(f"\ncold start (empty numba cache): {cold:.1f} CPU s; with the cache: {warm:.1f} CPU s")
     return 0

@@ -12,6 +12,7 @@ from high_society.encoding import (
     action_from_id,
     action_id,
     chance_outcome_ids,
+    legal_action_bytes,
     legal_action_ids,
     legal_action_mask,
     num_actions,
@@ -49,6 +50,8 @@ def encoding_problems(state: GameState) -> list[str]:
     seat_acts = isinstance(to_act(state), int)
     if marked != (expected if seat_acts else []):
         problems.append("the mask does not mark exactly the legal player ids")
+    if legal_action_bytes(state) != mask:
+        problems.append("legal_action_bytes is not the mask legal_action_mask writes")
     # Every action of a small list, a spread of a long one (the ids are tested whole above).
     for action in legal[:: max(1, len(legal) // 64)]:
         if action_from_id(state, action_id(action, config)) != action:

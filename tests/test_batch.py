@@ -354,13 +354,15 @@ def test_simulate_on_the_batch_engine_has_the_same_distribution() -> None:
         (2, 1, 1, InvalidConfigError),
         (3, -1, 1, InvalidConfigError),
         (3, 1, -1, BatchError),
+        (3, 1, 1 << 64, BatchError),
+        (3, 1, [1], BatchError),
     ],
 )
 def test_simulate_refuses_bad_arguments(
-    players: int, games: int, seed: int, error: type[Exception]
+    players: int, games: int, seed: object, error: type[Exception]
 ) -> None:
     with pytest.raises(error):
-        simulate(players, games, seed)
+        simulate(players, games, seed)  # type: ignore[arg-type]
 
 
 def test_simulate_of_no_games() -> None:

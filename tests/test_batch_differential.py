@@ -73,7 +73,7 @@ def test_a_difference_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     class Broken(GameBatch):
         def step(self, action_ids: npt.ArrayLike) -> npt.NDArray[np.bool_]:
             ended = super().step(action_ids)
-            self._hand[0, 0] ^= 1  # seat 0 of game 0 finds or loses the smallest card
+            self._games.hand[0, 0] ^= 1  # seat 0 of game 0 finds or loses the smallest card
             return ended
 
     monkeypatch.setattr(differential, "GameBatch", Broken)

@@ -36,6 +36,21 @@ def test_each_entry_stands_for_its_money_values_small_or_large(hand: set[int]) -
     )
 
 
+def test_subsets_no_table_has_handed_out_yet_are_built_right() -> None:
+    # Subsets are shared between tables through a cache; values no other test uses make
+    # sure these are built here, not found (so this test pins how a subset is built).
+    table = BidTable(frozenset({991, 993, 997}))
+    assert [sorted(table.cards_at(i)) for i in range(len(table.totals))] == [
+        [991],
+        [993],
+        [997],
+        [991, 993],
+        [991, 997],
+        [993, 997],
+        [991, 993, 997],
+    ]
+
+
 def test_starts_gives_where_the_bids_above_each_total_begin() -> None:
     table = BidTable(frozenset({1, 2, 3}))
     for above in range(7):

@@ -119,5 +119,10 @@ def test_a_config_shows_only_what_differs_from_the_standard_game() -> None:
     small = GameConfig(money=(1, 2, 4))
     assert repr(small) == "GameConfig(money=(1, 2, 4))"
     assert eval(repr(small), {"GameConfig": GameConfig}) == small
+    tiny = GameConfig(money=(1,), deck=(StatusCard.LUXURY_1, StatusCard.SCANDALE))
+    assert repr(tiny) == (
+        "GameConfig(money=(1,), deck=(<StatusCard.LUXURY_1: 'luxury-1'>,"
+        " <StatusCard.SCANDALE: 'scandale'>))"
+    )
     # help(new_game) shows the default config in a few characters, not the whole deck.
     assert "config: high_society.cards.GameConfig = GameConfig()" in pydoc.render_doc(new_game)

@@ -231,6 +231,12 @@ def test_configs_beyond_the_bounds_are_refused(money: tuple[int, ...], match: st
     assert len(str(caught.value)) < SHORT
 
 
+def test_a_money_card_out_of_bounds_is_named_with_the_bound_it_breaks() -> None:
+    with pytest.raises(InvalidConfigError) as caught:
+        GameConfig(money=(1, 1001))
+    assert str(caught.value) == "money card 1001 is not an int from 1 to 1000 (MAX_MONEY_VALUE)"
+
+
 @pytest.mark.parametrize(
     ("deck", "match"),
     [
@@ -241,8 +247,10 @@ def test_configs_beyond_the_bounds_are_refused(money: tuple[int, ...], match: st
 def test_decks_beyond_the_standard_one_are_refused(
     deck: tuple[StatusCard, ...], match: str
 ) -> None:
-    with pytest.raises(InvalidConfigError, match=match):
+    with pytest.raises(InvalidConfigError, match=match) as caught:
         GameConfig(deck=deck)
+    if match == "at most three prestige":
+        assert str(caught.value) == "a deck holds at most three prestige cards (R2)"
 
 
 def test_the_largest_config_keeps_every_legal_action_list_small() -> None:

@@ -16,6 +16,7 @@ from high_society import (
     Discard,
     GameConfig,
     Pass,
+    Phase,
     PlayerState,
     Reveal,
     apply,
@@ -327,6 +328,12 @@ def test_a_copied_state_plays_on_like_the_original() -> None:
 )
 def test_the_str_of_a_state_is_one_short_line(state: object, expected: str) -> None:
     assert str(state) == expected
+
+
+def test_the_str_of_a_hand_built_state_over_without_an_ending_card_names_none() -> None:
+    # No game reaches it (state_problems refuses it), but str() of any state must read well.
+    broken = attrs.evolve(new_game(3), phase=Phase.OVER)
+    assert str(broken) == "3 players; game over; 16 cards in the deck"
 
 
 # --- Observations written into buffers ------------------------------------------------------

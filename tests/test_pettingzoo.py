@@ -13,9 +13,27 @@ from pettingzoo.test import api_test, render_test, seed_test, state_test
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from high_society import IllegalActionError, Phase, StatusCard, apply, legal_actions
+import high_society.pettingzoo
+from high_society import (
+    Bid,
+    GameState,
+    IllegalActionError,
+    Pass,
+    Phase,
+    Reveal,
+    StatusCard,
+    apply,
+    legal_actions,
+    new_game,
+    to_act,
+)
 from high_society.bots import RandomBot
-from high_society.encoding import action_id, legal_action_ids, legal_action_mask, num_actions
+from high_society.encoding import (
+    action_id,
+    legal_action_ids,
+    legal_action_mask,
+    num_actions,
+)
 from high_society.errors import InvalidConfigError
 from high_society.observation import observation_size, observation_tensor, returns
 from high_society.pettingzoo import ENV_NAME, ClassicEnv, HighSocietyEnv, SoloEnv, env, raw_env
@@ -90,20 +108,127 @@ def test_every_step_agrees_with_the_library() -> None:
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
-def test_every_mask_is_the_encodings_own_across_many_games(players: int) -> None:
-    # The environment keeps auction masks for states that share a key: over many games
-    # (the kept masks found again and again), each one is still legal_action_mask's.
-    environment = raw_env(players)
+def test_every_observation_is_the_librarys_own_across_many_games(
+    players: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The environment shares auction masks between states with the same key and remakes
+    # only the changed parts of the tensor: over many games through env() and last(), some
+    # ended by an illegal action and some cut short by a reset, every agent's mask and
+    # tensor is still legal_action_mask's and observation_tensor's for that state and seat.
+    environment = env(players)
     rng = np.random.default_rng(players)
     fresh = bytearray(num_actions())
+    checked = illegal = cut = 0
     for seed in range(25):
         environment.reset(seed=seed)
-        while not environment.game.is_over:
-            game = environment.game
-            mask = environment.observe(environment.agent_selection)["action_mask"]
+        stop = rng.integers(5, 80) if seed % 5 == 1 else None  # then reset mid-game
+        for step, agent in enumerate(environment.agent_iter()):
+            if step == stop:
+                cut += 1
+                break
+            game, seat = environment.game, int(agent.removeprefix("player_"))
+            observation, _, termination, truncation, _ = environment.last()
             legal_action_mask(game, fresh)
-            assert mask.tobytes() == bytes(fresh)
+            if to_act(game) != seat:  # as PettingZoo's wrappers give it: after an illegal
+                fresh[:] = bytes(len(fresh))  # action, the seat to act still sees its mask
+            assert observation["action_mask"].tobytes() == bytes(fresh)
+            assert observation["observation"].tolist() == observation_tensor(game, seat)
+            checked += 1
+            if termination or truncation:
+                environment.step(None)
+            elif seed % 5 == 3 and rng.random() < 0.02:
+                illegal += 1
+                environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"] == 0))))
+            else:
+                environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert checked > 500
+    assert illegal
+    assert cut
+    assert "Illegal move" in caplog.text
+
+
+def _played(*rounds: tuple[StatusCard, tuple[tuple[int, set[int]], ...]]) -> GameState:
+    """A 4-player game from the start: each round a reveal, then its moves as (seat, cards
+    of a bid; no cards for a pass)."""
+    state = new_game(4)
+    for card, moves in rounds:
+        state = apply(state, Reveal(card))
+        for seat, cards in moves:
+            state = apply(state, Bid(seat, frozenset(cards)) if cards else Pass(seat))
+    return state
+
+
+def test_masks_are_shared_by_hand_and_amount_to_beat_alone() -> None:
+    # The kept masks are keyed by the bidder's hand and the highest bid less its face-up
+    # total. States that agree on those share one array; a state with the same hand and
+    # highest bid but another face-up total (so another amount to beat) does not. In each
+    # game seat 3 takes a Passé (seat 1 paying 1 and 2, or 2 alone), then seat 1 bids in
+    # the Luxury 5 auction holding 3, 4, 6, ... 25.
+    Round = tuple[StatusCard, tuple[tuple[int, set[int]], ...]]
+    passe: Round = (StatusCard.PASSE, ((0, {1}), (1, {1, 2}), (2, {4}), (3, set())))
+    passe_2: Round = (StatusCard.PASSE, ((0, {1}), (1, {2}), (2, {3}), (3, set())))
+    luxury = StatusCard.LUXURY_5
+    states = {
+        "beat 3, nothing up": _played(passe, (luxury, ((3, {3}), (0, set())))),
+        "beat 3, nothing up, other rival": _played(passe, (luxury, ((3, {1, 2}), (0, set())))),
+        "beat 3, 1 up": _played(passe_2, (luxury, ((3, set()), (0, set()), (1, {1}), (2, {4})))),
+        "beat 2, 1 up": _played(passe_2, (luxury, ((3, set()), (0, set()), (1, {1}), (2, {1, 2})))),
+    }
+    environment = raw_env(4)
+    environment.reset(seed=0)
+    masks = {}
+    for name, state in states.items():
+        assert (state.turn, state.players[1].hand) == (1, frozenset(state.config.money) - {1, 2})
+        environment.game = state
+        mask = environment.observe("player_1")["action_mask"]
+        expected = bytearray(num_actions())
+        legal_action_mask(state, expected)
+        assert mask.tobytes() == bytes(expected), name
+        masks[name] = mask
+    assert masks["beat 3, nothing up"].tobytes() != masks["beat 2, 1 up"].tobytes()
+    assert masks["beat 3, nothing up, other rival"] is masks["beat 3, nothing up"]
+    assert masks["beat 3, 1 up"] is masks["beat 3, nothing up"]
+
+
+def test_the_kept_masks_are_bounded_and_stay_right_when_evicted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # With room for 3 masks, the cache evicts at almost every step: every mask is still
+    # the encoding's own, a mask seen again at once is the kept array, and one seen again
+    # after masks of other hands made room is made anew.
+    monkeypatch.setattr(high_society.pettingzoo, "MASK_CACHE_SIZE", 3)
+    environment = raw_env(4)
+    rng = np.random.default_rng(9)
+    written = bytearray(num_actions())
+    for seed in range(4):
+        environment.reset(seed=seed)
+        while not environment.game.is_over:
+            game, agent = environment.game, environment.agent_selection
+            mask = environment.observe(agent)["action_mask"]
+            legal_action_mask(game, written)
+            assert mask.tobytes() == bytes(written)
+            if game.phase is Phase.AUCTION:
+                assert environment.observe(agent)["action_mask"] is mask
             environment.step(int(rng.choice(np.flatnonzero(mask))))
+    first = _played((StatusCard.LUXURY_5, ()))  # seat 0, every card in hand
+    others: dict[frozenset[int], GameState] = {}
+    environment.reset(seed=5)
+    while len(others) < 4:  # auction states of four other hands
+        game = environment.game
+        hand = game.players[game.turn].hand
+        if game.phase is Phase.AUCTION and hand != first.players[0].hand:
+            others.setdefault(hand, game)
+        mask = environment.observe(environment.agent_selection)["action_mask"]
+        environment.step(int(rng.choice(np.flatnonzero(mask))))
+    environment.game = first
+    kept = environment.observe("player_0")["action_mask"]
+    for state in others.values():  # each of another hand: the first hand's mask makes room
+        environment.game = state
+        environment.observe(f"player_{state.turn}")
+    environment.game = first
+    again = environment.observe("player_0")["action_mask"]
+    assert again is not kept
+    assert again.tobytes() == kept.tobytes()
 
 
 def _auction_cards(seed: int) -> list[StatusCard | None]:
@@ -347,20 +472,74 @@ def test_a_loop_over_agent_iter_must_step() -> None:
 
 
 @pytest.mark.parametrize("make", [env, raw_env])
-def test_a_kept_observation_is_never_written_again(make: Callable[[int], AECEnv]) -> None:
+def test_a_kept_observation_is_read_only_and_never_changes(make: Callable[[int], AECEnv]) -> None:
+    # Both arrays are read-only (the mask is shared with other observations; the tensor
+    # is read in place from bytes): writing raises, and the game going on changes neither.
     environment = make(3)
     environment.reset(seed=6)
     agent = environment.agent_selection
     kept = environment.observe(agent)
     copies = {key: value.copy() for key, value in kept.items()}
-    kept["action_mask"][:] = 0  # the agent may even write into its own arrays
-    kept["observation"][:] = 0
-    again = environment.observe(agent)
-    assert (again["action_mask"] == copies["action_mask"]).all()
-    assert (again["observation"] == copies["observation"]).all()
+    for key in ("action_mask", "observation"):
+        assert not kept[key].flags.writeable
+        with pytest.raises(ValueError, match="read-only"):
+            kept[key][:] = 0
+        with pytest.raises(ValueError, match="read-only"):
+            kept[key][0] = 0
     for _ in range(5):
         environment.step(
             int(np.flatnonzero(environment.observe(environment.agent_selection)["action_mask"])[-1])
         )
-    assert not kept["action_mask"].any()
-    assert not kept["observation"].any()
+    assert (kept["action_mask"] == copies["action_mask"]).all()
+    assert (kept["observation"] == copies["observation"]).all()
+    assert (environment.observe(agent)["observation"] != copies["observation"]).any()
+
+
+def test_solo_observations_are_the_agents_own() -> None:
+    # Gymnasium's convention: new, writable arrays at every step.
+    solo = SoloEnv(players=3)
+    first, _ = solo.reset(seed=1)
+    first["observation"][:] = 0
+    first["action_mask"][:] = 0
+    again, _, _, _, _ = solo.step(0)  # Pass
+    assert again["observation"].any()
+    assert again["action_mask"].any()
+    assert again["action_mask"].flags.writeable
+
+
+def test_the_mask_of_an_agent_not_to_act_is_read_only_and_empty() -> None:
+    environment = raw_env(4)
+    environment.reset(seed=1)
+    waiting = next(a for a in environment.agents if a != environment.agent_selection)
+    mask = environment.observe(waiting)["action_mask"]
+    assert mask.dtype == np.int8
+    assert mask.shape == (2058,)
+    assert not mask.any()
+    with pytest.raises(ValueError, match="read-only"):
+        mask[0] = 1
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_kept_masks_stay_right_through_many_games(players: int) -> None:
+    # Masks are shared between states with the same key: every mask an agent kept, checked
+    # again after many later games (the shared arrays handed out again and again), is still
+    # the encoding's mask of the state it was given for.
+    environment = env(players)
+    rng = np.random.default_rng(100 + players)
+    kept: list[tuple[bytes, np.ndarray]] = []
+    for seed in range(12):
+        environment.reset(seed=seed)
+        for _ in environment.agent_iter():
+            observation, _, termination, truncation, _ = environment.last()
+            if termination or truncation:
+                environment.step(None)
+                continue
+            mask = observation["action_mask"]
+            written = bytearray(num_actions())
+            legal_action_mask(environment.game, written)
+            kept.append((bytes(written), mask))
+            environment.step(int(rng.choice(np.flatnonzero(mask))))
+    assert len({id(mask) for _, mask in kept}) < len(kept)  # some masks were shared
+    for expected, mask in kept:
+        assert mask.tobytes() == expected
+        assert not mask.flags.writeable

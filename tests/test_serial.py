@@ -229,6 +229,52 @@ def test_malformed_states_are_refused(change: object, code: str, path: str) -> N
     assert (caught.value.code, caught.value.path) == (code, path)
 
 
+@pytest.mark.parametrize(
+    ("read", "value", "message"),
+    [
+        (
+            lambda v: action_from_json({"type": v}),
+            3,
+            "WRONG_TYPE at $.type: an action type must be a string, not an integer",
+        ),
+        (
+            lambda v: action_from_json({"type": v}),
+            "jump",
+            'NOT_AN_ACTION at $.type: "jump" is not an action type (reveal, bid, pass, discard)',
+        ),
+        (
+            lambda v: state_from_json({**_state_data(), "phase": v}),
+            None,
+            "WRONG_TYPE at $.phase: a phase must be a string, not null",
+        ),
+        (
+            lambda v: state_from_json({**_state_data(), "phase": v}),
+            "Auction",
+            'BAD_STATE at $.phase: "Auction" is not a phase (reveal, auction, discard, over)',
+        ),
+        (
+            lambda v: action_from_json({"type": "reveal", "card": v}),
+            ["prestige"],
+            "WRONG_TYPE at $.card: a status card must be a string, not a list",
+        ),
+        (
+            lambda v: action_from_json({"type": "reveal", "card": v}),
+            "luxury-11",
+            'UNKNOWN_CARD at $.card: "luxury-11" is not a status card'
+            " (luxury-1 ... luxury-10, prestige, faux-pas, passe, scandale)",
+        ),
+    ],
+)
+def test_a_name_from_a_closed_set_is_refused_with_the_names_it_may_be(
+    read: object, value: object, message: str
+) -> None:
+    # Action types, phases and status cards are read by one reader; each says what it
+    # expected and lists the names it knows.
+    with pytest.raises(RecordError) as caught:
+        read(value)  # type: ignore[operator]
+    assert str(caught.value) == message
+
+
 def test_status_cards_are_read_in_any_order_and_kept_canonical() -> None:
     state = play_actions(*won(L(4), 0, 3), *won(PRESTIGE, 0, 1))
     data = state_to_json(state)

@@ -102,8 +102,9 @@ class HandIds:
         return tuple(chosen)
 
     def cut(self, cheapest: int | None) -> int:
-        """The threshold index for a cheapest legal total: bids whose level is above it are
-        legal; ``len(totals)`` (nothing legal) when ``cheapest`` is ``None``."""
+        """The threshold index for the least total a legal bid adds (any int, not only a
+        total of this hand): bids whose level is above it are legal; ``len(totals)``
+        (nothing legal) when no total reaches it or ``cheapest`` is ``None``."""
         if cheapest is None:
             return len(self.totals)
         return bisect_left(self.totals, cheapest)

@@ -13,11 +13,12 @@ from high_society._fields import (
     read_int,
     read_list,
     read_money,
+    read_name,
     read_object,
     read_status_card,
     read_status_cards,
 )
-from high_society._json import JSON, MAX_JSON_INT, MIN_JSON_INT, JSONObject, kind, show
+from high_society._json import JSON, MAX_JSON_INT, MIN_JSON_INT, JSONObject, kind
 from high_society._text import describe_int, short_repr
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, GameConfig, StatusCard
@@ -95,21 +96,15 @@ def action_from_json(value: object, *, path: str = "$", index: int | None = None
     if "type" not in value:
         fail(_C.MISSING_KEY, 'the key "type" is missing from the action', f"{path}.type", index)
     name = value["type"]
-    if type(name) is not str:
-        fail(
-            _C.WRONG_TYPE,
-            f"the action type must be a string, not {kind(name)}",
-            f"{path}.type",
-            index,
-        )
-    keys = _ACTION_KEYS.get(name)
-    if keys is None:
-        fail(
-            Reason.NOT_AN_ACTION,
-            f"{show(name)} is not an action type (reveal, bid, pass, discard)",
-            f"{path}.type",
-            index,
-        )
+    keys = read_name(
+        name,
+        f"{path}.type",
+        index,
+        "an action type",
+        _ACTION_KEYS,
+        Reason.NOT_AN_ACTION,
+        ", ".join(_ACTION_KEYS),
+    )
     obj = read_object(value, path, index, keys, what=f"a {name} action")
     if name == "reveal":
         return Reveal(read_status_card(obj["card"], f"{path}.card", index))
@@ -296,22 +291,9 @@ def state_from_json(value: object, *, path: str = "$") -> GameState:
                 status_cards=read_status_cards(p["status_cards"], f"{p_path}.status_cards", None),
             )
         )
-    phase_value = obj["phase"]
-    if type(phase_value) is not str:
-        fail(
-            _C.WRONG_TYPE,
-            f"the phase must be a string, not {kind(phase_value)}",
-            f"{path}.phase",
-            None,
-        )
-    phase = _PHASES.get(phase_value)
-    if phase is None:
-        fail(
-            _C.BAD_STATE,
-            f"{show(phase_value)} is not a phase (reveal, auction, discard, over)",
-            f"{path}.phase",
-            None,
-        )
+    phase = read_name(
+        obj["phase"], f"{path}.phase", None, "a phase", _PHASES, _C.BAD_STATE, ", ".join(_PHASES)
+    )
     state = GameState(
         config=config,
         players=tuple(players),

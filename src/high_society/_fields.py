@@ -4,8 +4,8 @@ Each reader takes the value, its JSON path and the index of the action it belong
 the error), and returns the value typed or raises :class:`~high_society.errors.RecordError`.
 """
 
-from collections.abc import Sequence
-from typing import NoReturn
+from collections.abc import Mapping, Sequence
+from typing import NoReturn, TypeVar
 
 from high_society._json import key_path, kind, show
 from high_society.cards import StatusCard, sort_cards
@@ -17,12 +17,14 @@ __all__ = [
     "read_int",
     "read_list",
     "read_money",
+    "read_name",
     "read_object",
     "read_status_card",
     "read_status_cards",
 ]
 
 _C = RecordCode
+_T = TypeVar("_T")
 
 
 def fail(code: RecordCode | Reason, message: str, path: str, index: int | None) -> NoReturn:
@@ -82,23 +84,35 @@ def read_list(value: object, path: str, index: int | None, what: str) -> list[ob
     return value
 
 
+def read_name(
+    value: object,
+    path: str,
+    index: int | None,
+    what: str,
+    names: Mapping[str, _T],
+    unknown: RecordCode | Reason,
+    listing: str,
+) -> _T:
+    """``value`` as one of a closed set of ``names`` (``"bid"``, ``"auction"``, ``"prestige"``).
+
+    ``what`` names the field with its article (``"a phase"``); ``listing`` shows the names in
+    the error when ``value`` is none of them, which is reported with the code ``unknown``.
+    """
+    if type(value) is not str:
+        fail(_C.WRONG_TYPE, f"{what} must be a string, not {kind(value)}", path, index)
+    found = names.get(value)
+    if found is None:
+        fail(unknown, f"{show(value)} is not {what} ({listing})", path, index)
+    return found
+
+
 _CARDS = {card.value: card for card in StatusCard}
 
 
 def read_status_card(value: object, path: str, index: int | None) -> StatusCard:
     """``value`` as a status card, by its name (``"luxury-7"``, ``"prestige"`` ...)."""
-    if type(value) is not str:
-        fail(_C.WRONG_TYPE, f"a status card must be a string, not {kind(value)}", path, index)
-    card = _CARDS.get(value)
-    if card is None:
-        fail(
-            _C.UNKNOWN_CARD,
-            f"{show(value)} is not a status card (luxury-1 ... luxury-10, prestige,"
-            " faux-pas, passe, scandale)",
-            path,
-            index,
-        )
-    return card
+    listing = "luxury-1 ... luxury-10, prestige, faux-pas, passe, scandale"
+    return read_name(value, path, index, "a status card", _CARDS, _C.UNKNOWN_CARD, listing)
 
 
 def read_status_cards(value: object, path: str, index: int | None) -> tuple[StatusCard, ...]:

@@ -39,7 +39,7 @@ from high_society._text import short_repr
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import STANDARD, GameConfig, StatusCard
 from high_society.errors import EncodingError
-from high_society.rules import CHANCE, chance_outcomes, legal_actions, to_act
+from high_society.rules import CHANCE, chance_outcomes, legal_actions, min_bid_total, to_act
 from high_society.state import GameState, Phase
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "chance_outcome_ids",
     "discard_id",
     "first_discard_id",
+    "legal_action_bytes",
     "legal_action_ids",
     "legal_action_mask",
     "num_actions",
@@ -277,7 +278,7 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
     phase = state.phase
     if phase is _AUCTION:
         hand = money_ids(state.config.money).hand(state.players[state.turn].hand)
-        r = hand.cut(_cheapest_bid(state))
+        r = hand.cut(_least_added(state))
         if r == 0:
             return hand.every
         key = (hand, r)
@@ -301,18 +302,18 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
     return ()
 
 
-def _cheapest_bid(state: GameState) -> int | None:
-    """The total the cheapest legal bid adds, from the reducer; ``None`` if none is legal.
+def _least_added(state: GameState) -> int:
+    """The least total a legal bid of the seat to act may add now (auctions only): R5 as
+    the reducer states it, :func:`~high_society.min_bid_total` less the bidder's face-up
+    total.
 
     R5 depends on the total a bid adds alone, so the legal bids are exactly the subsets of
-    the hand whose total reaches this one: no second copy of the rule is needed here.
+    the hand whose total reaches this one (none, if no subset does): no second copy of the
+    rule is needed here, and no ``Bid`` is built.
     """
-    bids = legal_actions(state).bids()
-    if not bids:
-        return None
-    cheapest = bids[0]  # the bids come lowest total first
-    assert type(cheapest) is Bid
-    return cheapest.total
+    least = min_bid_total(state)
+    assert least is not None  # an auction
+    return least - sum(state.players[state.turn].table)
 
 
 #: Legal ids by (hand table, threshold): a game revisits the same hands and thresholds
@@ -359,13 +360,26 @@ def legal_action_mask(state: GameState, out: object) -> None:
     write_values(_mask_bytes(state, num_actions(state.config)), out, "a mask")
 
 
+def legal_action_bytes(state: GameState) -> bytes:
+    """The mask :func:`legal_action_mask` writes, as a new ``bytes`` object of
+    ``num_actions(state.config)`` bytes (1 at each legal id, 0 elsewhere): immutable, so it
+    may be shared, and numpy can read it without a copy (``np.frombuffer(mask, np.int8)``
+    gives a read-only array).
+
+    >>> from high_society import new_game
+    >>> legal_action_bytes(new_game(3)) == bytes(num_actions())  # chance acts
+    True
+    """
+    return _mask_bytes(state, num_actions(state.config))
+
+
 def _mask_bytes(state: GameState, size: int) -> bytes:
     phase = state.phase
     if phase is _AUCTION:
         hand = money_ids(state.config.money).hand(state.players[state.turn].hand)
         by_id = hand.by_id
         if by_id is not None:
-            r = hand.cut(_cheapest_bid(state))
+            r = hand.cut(_least_added(state))
             return by_id.translate(THRESHOLD[r]) + bytes(NUM_DISCARD_IDS)
     if phase is _AUCTION or phase is _DISCARD:
         mask = bytearray(size)

@@ -25,8 +25,9 @@ True
 """
 
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
+from operator import itemgetter
 from typing import Final
 
 import attrs
@@ -370,10 +371,21 @@ def write_observation(state: GameState, seat: int, out: object) -> None:
         view[:] = array(fmt, values)
 
 
+#: The seats in an observation's order, by player count and observer.
+_ORDERS = {
+    n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
+    for n in range(1, MAX_PLAYERS + 1)
+}
+
+
 class ObservationWriter:
-    """:func:`observation_tensor` as bytes (one per value), for code that observes every
-    state of a game, such as an environment: each call remakes only the parts whose objects
-    the last action replaced.
+    """:func:`observation_tensor` as bytes, for code that observes every state of a game,
+    such as an environment: each call remakes only the parts whose objects the last action
+    replaced.
+
+    ``item_format`` is how each value is written: ``"B"``, one byte (an unsigned int); or
+    ``"f"``, a float32 in native byte order (4 bytes: what numpy reads, without a copy,
+    with ``np.frombuffer(values, np.float32)``, and ``array("f")`` with ``frombytes``).
 
     A state shares with the one before it every part an action leaves alone (the deck's
     tuple, the cards out of the game, each untouched seat's ``PlayerState``), so the writer
@@ -385,30 +397,61 @@ class ObservationWriter:
     >>> writer = ObservationWriter()
     >>> list(writer.values(new_game(3), 1)) == observation_tensor(new_game(3), 1)
     True
+    >>> from array import array
+    >>> floats = array("f")
+    >>> floats.frombytes(ObservationWriter(item_format="f").values(new_game(3), 1))
+    >>> list(floats) == observation_tensor(new_game(3), 1)
+    True
 
     Raises:
         InvalidConfigError: a value of ``config``'s observations may not fit in a byte
-            (its money adds up to more than 255).
+            (its money adds up to more than 255), or ``item_format`` is not ``"B"`` or
+            ``"f"``.
     """
 
-    __slots__ = ("_blocks", "_config", "_deck", "_kinds", "_players", "_removed")
+    __slots__ = (
+        "_config",
+        "_deck",
+        "_fronts",
+        "_kinds",
+        "_parts",
+        "_players",
+        "_removed",
+        "_tables",
+        "item_format",
+    )
 
-    def __init__(self, config: GameConfig = STANDARD) -> None:
+    def __init__(self, config: GameConfig = STANDARD, item_format: str = "B") -> None:
         if config.total_money > 255:
             raise InvalidConfigError(
                 f"observations of a game with {config.total_money} in money do not fit in bytes"
             )
+        if item_format not in _FORMATS:
+            raise InvalidConfigError(
+                f"item_format must be 'B' or 'f', not {short_repr(item_format)}"
+            )
+        #: How each value is written: ``"B"`` (a byte) or ``"f"`` (a native float32).
+        self.item_format: Final = item_format
         self._config = config
-        # Per seat: the PlayerState last seen and its block, without and with the turn
-        # flag; its status cards and their counts (a bid or a pass keeps the same tuple).
+        self._tables = _FORMATS[item_format]
+        # The parts an observation is joined from (see _PICK): the phase, the auction, the
+        # deck, the cards out of the game, the highest bid, then each seat's block without
+        # and with the turn flag.
+        self._parts: list[bytes] = [b""] * (_FIRST_BLOCK + 2 * MAX_PLAYERS)
+        # Per seat: the PlayerState its blocks were made from; its status cards and their
+        # counts (a bid or a pass keeps the same tuple). The deck and the cards out of the
+        # game their parts were made from.
         self._players: list[object] = [None] * MAX_PLAYERS
-        self._blocks: list[tuple[bytes, bytes]] = [(b"", b"")] * MAX_PLAYERS
         self._kinds: list[tuple[object, bytes]] = [(None, b"")] * MAX_PLAYERS
-        self._deck: tuple[object, bytes] = (None, b"")
-        self._removed: tuple[object, bytes] = (None, b"")
+        self._deck: object = None
+        self._removed: object = None
+        # A block's front (hand bits, face-up bits, passed) by those three: hands and
+        # face-up sets recur across seats, states and games.
+        self._fronts: dict[tuple[frozenset[int], frozenset[int], bool], bytes] = {}
 
     def values(self, state: GameState, seat: int) -> bytes:
-        """``observation_tensor(state, seat)``, one byte per value.
+        """``observation_tensor(state, seat)``, one item per value in the writer's
+        ``item_format``.
 
         Raises:
             InvalidSeatError: ``seat`` is not a seat of this game.
@@ -421,37 +464,68 @@ class ObservationWriter:
         config = state.config
         if config is not self._config and config != self._config:
             raise EncodingError("this writer was made for another game config")
-        deck, deck_bytes = self._deck
-        if state.deck is not deck:
-            self._deck = (state.deck, deck_bytes := _kind_counts(state.deck))
-        removed, removed_bytes = self._removed
-        if state.removed is not removed:
-            self._removed = (state.removed, removed_bytes := _kind_counts(state.removed))
+        phases, auctions, numbers, widen = self._tables
+        parts = self._parts
+        if state.deck is not self._deck:
+            self._deck = state.deck
+            parts[2] = widen(_kind_counts(state.deck))
+        if state.removed is not self._removed:
+            self._removed = state.removed
+            parts[3] = widen(_kind_counts(state.removed))
         auction = state.auction
-        parts = [
-            _PHASE_BYTES[state.phase._value_],
-            _AUCTION_BYTES[None if auction is None else auction._value_],
-            deck_bytes,
-            removed_bytes,
-            _BYTE[state.highest_bid],
-        ]
-        seen, blocks = self._players, self._blocks
+        parts[0] = phases[state.phase._value_]
+        parts[1] = auctions[None if auction is None else auction._value_]
+        parts[4] = numbers[state.highest_bid]
+        seen = self._players
         for who, p in enumerate(players):
             if p is not seen[who]:
-                self._remake(who, p, config.money)
+                self._remake(who, p)
+        # One C call picks the parts in the observer's order, the turn's block flagged.
         turn = state.turn
-        for who in _ORDERS[n][seat]:
-            parts.append(blocks[who][turn == who])
-        return b"".join(parts)
+        return b"".join(_PICK[n][seat][turn if 0 <= turn < n else n](parts))
 
-    def _remake(self, who: int, p: PlayerState, money: tuple[int, ...]) -> None:
+    def _remake(self, who: int, p: PlayerState) -> None:
+        widen = self._tables[3]
         status, kinds = self._kinds[who]
         if p.status_cards is not status:
-            kinds = _kind_counts(p.status_cards)
+            kinds = widen(_kind_counts(p.status_cards))
             self._kinds[who] = (p.status_cards, kinds)
-        front = _bits(money, p.hand) + _bits(money, p.table) + _BYTE[p.passed]
-        self._blocks[who] = (front + b"\0" + kinds, front + b"\1" + kinds)
+        key = (p.hand, p.table, p.passed)
+        front = self._fronts.get(key)
+        if front is None:
+            money = self._config.money
+            front = widen(_bits(money, p.hand) + _bits(money, p.table) + _BYTE[p.passed])
+            if len(self._fronts) >= _FRONTS_LIMIT:
+                self._fronts.clear()
+            self._fronts[key] = front
+        numbers = self._tables[2]
+        at = _FIRST_BLOCK + 2 * who
+        self._parts[at] = front + numbers[0] + kinds
+        self._parts[at + 1] = front + numbers[1] + kinds
         self._players[who] = p
+
+
+#: Where the seat blocks start in ObservationWriter's parts.
+_FIRST_BLOCK = 5
+#: By player count, observer and ``state.turn``: the getter of an observation's parts, in
+#: order, the block of the seat ``turn`` names flagged (index ``n``: none flagged).
+_PICK = {
+    n: tuple(
+        tuple(
+            itemgetter(
+                *range(_FIRST_BLOCK),
+                *(_FIRST_BLOCK + 2 * who + (who == turn) for who in _ORDERS[n][seat]),
+            )
+            for turn in range(n + 1)
+        )
+        for seat in range(n)
+    )
+    for n in range(1, MAX_PLAYERS + 1)
+}
+
+
+#: Fronts an ObservationWriter keeps (each 23 or 92 bytes in the standard game).
+_FRONTS_LIMIT = 1 << 14
 
 
 def _kind_counts(cards: tuple[StatusCard, ...]) -> bytes:
@@ -462,11 +536,6 @@ def _kind_counts(cards: tuple[StatusCard, ...]) -> bytes:
 
 
 _BYTE = tuple(bytes((i,)) for i in range(256))
-#: The seats in an observation's order, by player count and observer.
-_ORDERS = {
-    n: tuple(tuple((seat + k) % n for k in range(n)) for seat in range(n))
-    for n in range(1, MAX_PLAYERS + 1)
-}
 _PHASE_BYTES = {
     phase._value_: bytes(i == _PHASE[phase] for i in range(len(Phase))) for phase in Phase
 }
@@ -476,6 +545,42 @@ _AUCTION_BYTES: dict[str | None, bytes] = {
         card._value_: bytes(i == _KIND[card._value_] for i in range(NUM_KINDS))
         for card in StatusCard
     },
+}
+
+
+def _same(values: bytes) -> bytes:
+    return values
+
+
+def _float32(values: bytes) -> bytes:
+    """Byte values as native float32s (kept: the same counts recur all game long)."""
+    wide = _WIDE.get(values)
+    if wide is None:
+        wide = array("f", list(values)).tobytes()
+        if len(_WIDE) >= _WIDE_LIMIT:
+            _WIDE.clear()
+        _WIDE[values] = wide
+    return wide
+
+
+#: Float32 forms of byte values, by value (14 to 23 bytes each, in the standard game).
+_WIDE: dict[bytes, bytes] = {}
+_WIDE_LIMIT = 1 << 14
+
+
+_Tables = tuple[
+    dict[str, bytes], dict[str | None, bytes], tuple[bytes, ...], Callable[[bytes], bytes]
+]
+#: By item format: the phase and auction slots by value, each number 0..255, and how to
+#: widen byte values to the format.
+_FORMATS: dict[str, _Tables] = {
+    "B": (_PHASE_BYTES, _AUCTION_BYTES, _BYTE, _same),
+    "f": (
+        {k: _float32(v) for k, v in _PHASE_BYTES.items()},
+        {k: _float32(v) for k, v in _AUCTION_BYTES.items()},
+        tuple(map(_float32, _BYTE)),
+        _float32,
+    ),
 }
 
 

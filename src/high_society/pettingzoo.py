@@ -16,7 +16,16 @@ than the game).
 - Chance (the reveals) is played inside the environment by a
   :class:`~high_society.host.Dealer` seeded by ``reset(seed=...)``: two environments reset
   with the same seed and given the same actions play the same game.
-- Every observation is new: arrays an agent keeps are never written again.
+- Both arrays of an observation are read-only (``flags.writeable`` is false; writing
+  raises ``ValueError``), and nothing the environment does later changes them: an agent
+  may keep them. The tensor is read in place from the bytes of an
+  :class:`~high_society.observation.ObservationWriter`; the mask is shared by every
+  observation with the same mask (kept per bidder's hand and amount to beat, at most
+  :data:`MASK_CACHE_SIZE` of them). Copy an array (``.copy()``) to write into it.
+  :class:`SoloEnv`, a Gymnasium environment, gives new writable arrays.
+- A random agent finds the legal ids fastest through a boolean view of the mask:
+  ``np.flatnonzero(observation["action_mask"].view(np.bool_))`` (no copy; less than half
+  the time ``np.flatnonzero`` takes on the ``int8`` mask).
 - Rewards come at the end: :func:`high_society.observation.returns` (the winners share 1).
 - ``state()`` is the observation tensor seen from seat 0.
 
@@ -25,11 +34,13 @@ than the game).
 >>> observation, reward, termination, truncation, info = environment.last()
 >>> observation["observation"].shape, int(observation["action_mask"].sum()) > 1
 ((161,), True)
+>>> observation["action_mask"].flags.writeable
+False
 """
 
 import operator
 from collections.abc import Callable, Iterator
-from typing import Any, Final, SupportsIndex, TypedDict, cast
+from typing import Any, Final, Literal, SupportsIndex, TypedDict, cast, overload
 
 import gymnasium
 import numpy as np
@@ -41,23 +52,25 @@ from pettingzoo.utils.env_logger import EnvLogger
 from high_society._text import short_repr
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot
-from high_society.cards import STANDARD, check_players
-from high_society.encoding import action_from_id, legal_action_mask, num_actions
+from high_society.cards import MAX_PLAYERS, STANDARD, check_players
+from high_society.encoding import action_from_id, legal_action_bytes, num_actions
 from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
 from high_society.host import Dealer
 from high_society.observation import ObservationWriter, observation_size, returns
-from high_society.rules import apply, new_game, to_act
+from high_society.rules import apply, new_game
 from high_society.state import GameState, Phase
 
 _REVEAL = Phase.REVEAL
 _AUCTION = Phase.AUCTION
+_DISCARD = Phase.DISCARD
+_OVER = Phase.OVER
 # dtype objects, not the scalar types: numpy skips a conversion per call.
 _INT8 = np.dtype(np.int8)
-_UINT8 = np.dtype(np.uint8)
 _FLOAT32 = np.dtype(np.float32)
 
 __all__ = [
     "ENV_NAME",
+    "MASK_CACHE_SIZE",
     "ClassicEnv",
     "HighSocietyEnv",
     "Observation",
@@ -103,38 +116,55 @@ def _check(players: int, render_mode: str | None) -> None:
         )
 
 
-def _mask(state: GameState) -> bytes:
-    """The legal-action mask of ``state``, one byte an id, from
-    :func:`~high_society.encoding.legal_action_mask`; in an auction, kept for the states
-    that share its key.
+def _mask(state: GameState) -> NDArray[np.int8]:
+    """The legal-action mask of ``state`` as a read-only array, from
+    :func:`~high_society.encoding.legal_action_bytes`; in an auction, one array is kept and
+    handed out for every state that shares its key.
 
     The key is what an auction's legal actions depend on (R5: Pass, and the bids that lift
-    the bidder's face-up total above the highest one): the bidder's hand, its face-up cards
-    and the highest bid. The key only says which states share a mask; every mask is the
-    encoding's own. A look-up replaces writing 2,058 bytes (uniform play finds about 70%).
+    the bidder's face-up total above the highest one): the bidder's hand and the amount its
+    bid must add more than (the highest bid less its face-up total), as
+    :func:`~high_society.legal_actions` itself reads them. The key only says which states
+    share a mask; every mask is the encoding's own. The masks are kept by hand, then by
+    amount: a dict of ints and arrays holds nothing the garbage collector must visit, and
+    a frozenset keeps its hash.
     """
     if state.phase is _AUCTION:
         player = state.players[state.turn]
-        key = (player.hand, player.table, state.highest_bid)
-        mask = _MASKS.get(key)
-        if mask is None:
-            mask = _write_mask(state)
-            if len(_MASKS) >= _MASKS_LIMIT:
-                _MASKS.clear()
-            _MASKS[key] = mask
-        return mask
-    return _write_mask(state)
+        amount = state.highest_bid - sum(player.table)
+        by_amount = _MASKS.get(player.hand)
+        if by_amount is not None:
+            mask = by_amount.get(amount)
+            if mask is not None:
+                return mask
+        return _keep_mask(state, player.hand, amount)
+    return np.frombuffer(legal_action_bytes(state), _INT8)
 
 
-def _write_mask(state: GameState) -> bytes:
-    mask = bytearray(num_actions(state.config))
-    legal_action_mask(state, mask)
-    return bytes(mask)
+def _keep_mask(state: GameState, hand: frozenset[int], amount: int) -> NDArray[np.int8]:
+    global _kept
+    mask = np.frombuffer(legal_action_bytes(state), _INT8)  # read-only: bytes
+    while _kept >= MASK_CACHE_SIZE:  # the hand kept longest goes first, with its masks
+        _kept -= len(_MASKS.pop(next(iter(_MASKS))))
+    by_amount = _MASKS.get(hand)
+    if by_amount is None:
+        by_amount = _MASKS[hand] = {}
+    by_amount[amount] = mask
+    _kept += 1
+    return mask
 
 
-#: Auction masks by (hand, face-up cards, highest bid); at most 4 MiB of masks.
-_MASKS: dict[tuple[frozenset[int], frozenset[int], int], bytes] = {}
-_MASKS_LIMIT = 2048
+#: The standard game's actions by seat and id, decoded when first played (at most 2,058 a
+#: seat, each a ``Pass``, a ``Discard`` or a ``Bid`` of an 11-card frozenset at most; a
+#: few MiB in all).
+_DECODED: tuple[dict[int, Action], ...] = tuple({} for _ in range(MAX_PLAYERS))
+
+#: How many auction masks the environments keep (all environments of the process share
+#: them): at most 8,192 masks of 2,058 bytes, about 18 MiB with their array headers and
+#: dicts. When it is full, the masks of the hand kept longest make room.
+MASK_CACHE_SIZE: Final = 8192
+_MASKS: dict[frozenset[int], dict[int, NDArray[np.int8]]] = {}
+_kept = 0
 
 
 class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
@@ -178,9 +208,12 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         self.state_space = spaces.Box(0.0, _space_high(), (size,), np.float32)
         self.game: GameState = new_game(players, STANDARD)
         self._dealer = Dealer()
-        self._writer = ObservationWriter(STANDARD)
-        self._decoded: list[dict[int, Action]] = [{} for _ in range(players)]
+        self._writer = ObservationWriter(STANDARD, item_format="f")
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        self._agents_by_seat = tuple(self.possible_agents)
+        # Every agent not to act sees this mask: nothing is legal for it.
+        self._no_mask = np.zeros(self._num_actions, _INT8)
+        self._no_mask.flags.writeable = False
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
@@ -231,8 +264,8 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
     _has_reset = True
 
     def observe(self, agent: str) -> Observation:
-        """``agent``'s observation: the R14 tensor and its action mask (new arrays each
-        time: an agent may keep them).
+        """``agent``'s observation: the R14 tensor (a new array) and the action mask (a
+        read-only array, shared with other observations that have the same mask).
 
         Raises:
             AssertionError: :class:`ClassicEnv` only, before the first reset.
@@ -241,18 +274,52 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             EnvLogger.error_observe_before_reset()
         seat = self._seat[agent]
         game = self.game
-        if to_act(game) == seat:
-            # A new bytearray each time keeps numpy's array writable and the agent's own.
-            action_mask = np.frombuffer(bytearray(_mask(game)), _INT8)
-        else:
-            action_mask = np.zeros(self._num_actions, _INT8)
-        return {"observation": self._tensor(seat), "action_mask": action_mask}
+        phase = game.phase
+        acts = (phase is _AUCTION or phase is _DISCARD) and game.turn == seat  # to_act(game)
+        return {
+            # Float32 bytes from the writer (only what the last action changed is remade),
+            # read in place by numpy: read-only, as the bytes are.
+            "observation": np.frombuffer(self._writer.values(game, seat), _FLOAT32),
+            "action_mask": _mask(game) if acts else self._no_mask,
+        }
+
+    @overload
+    def last(
+        self, observe: Literal[True] = True
+    ) -> tuple[Observation, float, bool, bool, dict[str, object]]: ...
+
+    @overload
+    def last(
+        self, observe: Literal[False]
+    ) -> tuple[None, float, bool, bool, dict[str, object]]: ...
+
+    @overload
+    def last(
+        self, observe: bool
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, object]]: ...
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, object]]:
+        """The selected agent's observation (``None`` if not ``observe``), cumulative reward,
+        termination, truncation and info, as PettingZoo's ``AECEnv.last``.
+
+        Raises:
+            AttributeError: :class:`ClassicEnv` only, before the first reset.
+        """
+        agent = self.agent_selection
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _tensor(self, seat: int) -> NDArray[np.float32]:
-        # Bytes from the writer (only what the last action changed is remade), widened by
-        # numpy into a new array in one call.
-        values = np.frombuffer(self._writer.values(self.game, seat), _UINT8)
-        return values.astype(_FLOAT32)
+        # Float32 bytes from the writer (only what the last action changed is remade),
+        # read in place by numpy: read-only, as the bytes are.
+        return np.frombuffer(self._writer.values(self.game, seat), _FLOAT32)
 
     def state(self) -> NDArray[np.float32]:
         """The global state: the observation tensor of seat 0."""
@@ -276,23 +343,38 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             if not isinstance(action, SupportsIndex):
                 raise EncodingError(f"{short_repr(action)} is not an action id")
             action = operator.index(action)
+        self._play_id(action)
+
+    def _play_id(self, action: int) -> None:
+        """The selected agent, still playing, plays action id ``action``; then the reveals,
+        and the next agent or the end.
+
+        Raises:
+            IllegalActionError: the action is not legal; nothing changes then.
+            EncodingError: ``action`` is not an action id.
+        """
         game = self.game
-        # Decoded actions are immutable values: each (seat, id) is decoded once.
-        decoded = self._decoded[game.turn]
+        # Decoded actions are immutable values: each (seat, id) is decoded once a process.
+        decoded = _DECODED[game.turn]
         move = decoded.get(action)
         if move is None:
             move = decoded[action] = action_from_id(game, action)
-        self.game = state = self.play(move)
-        self._cumulative_rewards[agent] = 0.0
-        if state.is_over:
+        state = apply(game, move)
+        if state.phase is _REVEAL:
+            draw = self._dealer.draw
+            while state.phase is _REVEAL:
+                state = apply(state, draw(state))
+        self.game = state
+        if state.phase is _OVER:
+            # Rewards come at the end alone: until then every reward, cumulative reward,
+            # termination and truncation stays as reset made it (0 and False).
+            rewards = self.rewards
             for a, r in zip(self.agents, returns(state), strict=True):
-                self.rewards[a] = r
+                rewards[a] = r
             self.terminations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
         else:
-            # Every reward is 0 until the end (and nothing is left to accumulate): only the
-            # next agent changes.
-            self.agent_selection = self.possible_agents[state.turn]
+            self.agent_selection = self._agents_by_seat[state.turn]
         if self.render_mode == "human":
             self.render()
 
@@ -378,17 +460,20 @@ class ClassicEnv(HighSocietyEnv):
         self._has_updated = True
         agent = self.agent_selection
         done = self.terminations[agent] or self.truncations[agent]
-        if not (
-            (action is None and done)
-            or (type(action) is int and 0 <= action < self._num_actions)
-            or self.action_spaces[agent].contains(action)
-        ):
-            raise AssertionError("action is not in action space")
-        if done:
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            # The common case (a Python int in range) is settled above; the rest as
+            # AssertOutOfBoundsWrapper settles it, then numpy integers become ints.
+            if not ((action is None and done) or self.action_spaces[agent].contains(action)):
+                raise AssertionError("action is not in action space")
+            if done:
+                self._was_dead_step(action)
+                return
+            action = operator.index(action)  # type: ignore[arg-type]  # not None: not done
+        elif done:
             self._was_dead_step(action)
             return
         try:
-            super().step(action)
+            self._play_id(action)
         except IllegalActionError:
             self._end_for_illegal(agent)
 
@@ -463,7 +548,8 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
     The learner plays seat ``seat``; every other seat is played by a bot made by
     ``opponent(seed)`` at each reset (by default :class:`~high_society.bots.HeuristicBot`; the
     seeds come from the reset's seed). Observations and actions are those of
-    :class:`HighSocietyEnv`; the reward is the learner's return at the end (the winners
+    :class:`HighSocietyEnv`, but each observation's arrays are new and writable
+    (Gymnasium's convention); the reward is the learner's return at the end (the winners
     share 1); an illegal action ends the episode with reward -1, as in the classic games.
 
     Raises:
@@ -521,7 +607,12 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
             inner.game = inner.play(bot.choose(inner.game))
 
     def _observe(self) -> Observation:
-        return self._inner.observe(self._inner.possible_agents[self.seat])
+        shared = self._inner.observe(self._inner.possible_agents[self.seat])
+        # Gymnasium's way: every observation new, writable, the agent's own.
+        return {
+            "observation": shared["observation"].copy(),
+            "action_mask": shared["action_mask"].copy(),
+        }
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """The learner plays action id ``action``, then the bots play until its next turn

@@ -695,23 +695,9 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     seats = list(players)
     seats[seat] = bidder
     players = tuple(seats)
-    n = len(players)
-    nxt = (seat + 1) % n
-    while players[nxt].passed:  # only a normal auction has passed players (R6)
-        nxt = (nxt + 1) % n
-    new = game_state(
-        config=state.config,
-        players=players,
-        deck=state.deck,
-        phase=_AUCTION,
-        turn=nxt,
-        auction=state.auction,
-        removed=state.removed,
-        ending_card=None,
-    )
     # Only the bidder's total changed, and it only grew.
-    set_highest_bid(new, max(state.highest_bid, sum(table)))
-    return new
+    highest = max(state.highest_bid, sum(table))
+    return _auction_goes_on(state, players, _next_seat_in(players, seat), highest)
 
 
 def _pass(state: GameState, seat: int) -> GameState:
@@ -741,27 +727,40 @@ def _pass(state: GameState, seat: int) -> GameState:
     seats = list(state.players)
     seats[seat] = passer
     players = tuple(seats)
+    nxt = _next_seat_in(players, seat)
+    if _next_seat_in(players, nxt) == nxt:  # R6: the last player in takes the card
+        return _end_normal_auction(state, players, nxt, card)
+    highest = state.highest_bid
+    if p.table and sum(p.table) >= highest:  # the passer held the highest bid: work it out
+        return _auction_goes_on(state, players, nxt, None)
+    return _auction_goes_on(state, players, nxt, highest)
+
+
+def _next_seat_in(players: tuple[PlayerState, ...], seat: int) -> int:
+    """The first seat after ``seat`` that has not passed (``seat`` itself if all others have)."""
     n = len(players)
     nxt = (seat + 1) % n
-    while players[nxt].passed:
+    while players[nxt].passed:  # only a normal auction has passed players (R6)
         nxt = (nxt + 1) % n
-    after = (nxt + 1) % n
-    while players[after].passed:
-        after = (after + 1) % n
-    if after == nxt:  # R6: the last player in takes the card
-        return _end_normal_auction(state, players, nxt, card)
+    return nxt
+
+
+def _auction_goes_on(
+    state: GameState, players: tuple[PlayerState, ...], turn: int, highest: int | None
+) -> GameState:
+    """The auction of ``state`` with ``players``, ``turn`` to act; ``highest`` is the new
+    highest bid when the caller knows it (``None``: worked out on first use)."""
     new = game_state(
         config=state.config,
         players=players,
         deck=state.deck,
         phase=_AUCTION,
-        turn=nxt,
+        turn=turn,
         auction=state.auction,
         removed=state.removed,
         ending_card=None,
     )
-    highest = state.highest_bid
-    if not p.table or sum(p.table) < highest:  # the passer did not hold the highest bid
+    if highest is not None:
         set_highest_bid(new, highest)
     return new
 

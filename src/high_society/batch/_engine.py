@@ -17,12 +17,11 @@ from high_society.invariants import state_problems
 from high_society.rules import why_illegal
 from high_society.state import GameState
 
-__all__ = ["BatchError", "BatchResults", "GameBatch", "IllegalActionIdError", "Seed"]
+__all__ = ["BatchError", "BatchResults", "GameBatch", "IllegalActionIdError", "Seed", "game_seeds"]
 
 #: A seed for the whole batch (an int >= 0), or one int >= 0 per game.
 Seed = int | Sequence[int]
 
-_POLICY_SALT = 0x5DEECE66D  # the policy stream of a game differs from its reveal stream
 _SEED_LIMIT = 1 << 64
 
 
@@ -97,23 +96,7 @@ class GameBatch:
         BatchError: ``num_games`` is not an int >= 1, or a bad ``seed`` (see :meth:`reset`).
     """
 
-    __slots__ = (
-        "_auction",
-        "_deck",
-        "_ended",
-        "_ending",
-        "_hand",
-        "_highest",
-        "_owned",
-        "_passed",
-        "_phase",
-        "_policy_rng",
-        "_removed",
-        "_rng",
-        "_table",
-        "_tables",
-        "_turn",
-    )
+    __slots__ = ("_ended", "_games", "_policy_rng", "_tables")
 
     def __init__(
         self,
@@ -129,21 +112,9 @@ class GameBatch:
                 f"the number of games must be an int >= 1, not {short_repr(num_games)}"
             )
         self._tables = tables(config)
-        n, p, c = num_games, players, _kernels.NUM_CARDS
-        self._hand = np.zeros((n, p), dtype=np.int64)
-        self._table = np.zeros((n, p), dtype=np.int64)
-        self._passed = np.zeros((n, p), dtype=np.bool_)
-        self._owned = np.zeros((n, p, c), dtype=np.int8)
-        self._deck = np.zeros((n, c), dtype=np.int8)
-        self._removed = np.zeros((n, c), dtype=np.int8)
-        self._phase = np.zeros(n, dtype=np.int8)
-        self._turn = np.zeros(n, dtype=np.int64)
-        self._auction = np.zeros(n, dtype=np.int64)
-        self._ending = np.zeros(n, dtype=np.int64)
-        self._highest = np.zeros(n, dtype=np.int64)
-        self._rng = np.zeros(n, dtype=np.uint64)
-        self._policy_rng = np.zeros(n, dtype=np.uint64)
-        self._ended = np.zeros(n, dtype=np.bool_)
+        self._games = _kernels.new_arrays(num_games, players)
+        self._policy_rng = np.zeros(num_games, dtype=np.uint64)
+        self._ended = np.zeros(num_games, dtype=np.bool_)
         self.reset(seed)
 
     # --- Shape ------------------------------------------------------------------------------
@@ -151,12 +122,12 @@ class GameBatch:
     @property
     def num_games(self) -> int:
         """How many games the batch plays (``N``)."""
-        return int(self._phase.shape[0])
+        return int(self._games.phase.shape[0])
 
     @property
     def num_players(self) -> int:
         """Seats per game (3 to 5)."""
-        return int(self._hand.shape[1])
+        return int(self._games.hand.shape[1])
 
     @property
     def config(self) -> GameConfig:
@@ -188,9 +159,9 @@ class GameBatch:
                 ``num_games`` of them.
         """
         if seed is not None:
-            seeds = _game_seeds(seed, self.num_games)
-            _kernels.seed_streams(self._rng, seeds)
-            _kernels.seed_streams(self._policy_rng, seeds ^ np.uint64(_POLICY_SALT))
+            _kernels.seed_streams(
+                self._games.rng, self._policy_rng, game_seeds(seed, self.num_games)
+            )
         self._new_games(np.ones(self.num_games, dtype=np.bool_))
 
     def reset_games(self, games: npt.ArrayLike) -> None:
@@ -208,24 +179,7 @@ class GameBatch:
         self._new_games(self._selection(games))
 
     def _new_games(self, which: npt.NDArray[np.bool_]) -> None:
-        t = self._tables
-        _kernels.new_games(
-            which,
-            t.full_hand,
-            t.deck0,
-            self._hand,
-            self._table,
-            self._passed,
-            self._owned,
-            self._deck,
-            self._removed,
-            self._phase,
-            self._turn,
-            self._auction,
-            self._ending,
-            self._highest,
-            self._rng,
-        )
+        _kernels.new_games(which, self._tables.rules, self._games)
 
     def _selection(self, games: npt.ArrayLike) -> npt.NDArray[np.bool_]:
         chosen = np.asarray(games)
@@ -248,20 +202,21 @@ class GameBatch:
     @property
     def is_over(self) -> npt.NDArray[np.bool_]:
         """``(N,)``: which games have ended (R9). A fresh array."""
-        over: npt.NDArray[np.bool_] = self._phase == _kernels.OVER
+        over: npt.NDArray[np.bool_] = self._games.phase == _kernels.OVER
         return over
 
     @property
     def to_act(self) -> npt.NDArray[np.int64]:
         """``(N,)``: the seat to act in each game, ``-1`` in finished games. A fresh array."""
-        seats: npt.NDArray[np.int64] = np.where(self.is_over, -1, self._turn)
+        seats: npt.NDArray[np.int64] = np.where(self.is_over, -1, self._games.turn)
         return seats
 
     @property
     def auctions_started(self) -> npt.NDArray[np.int64]:
         """``(N,)``: status cards revealed and auctioned so far (the ending card aside)."""
-        revealed = int(self._tables.deck0.sum()) - self._deck.sum(axis=1, dtype=np.int64)
-        started: npt.NDArray[np.int64] = revealed - (self._ending >= 0)
+        games = self._games
+        revealed = int(self._tables.rules.deck0.sum()) - games.deck.sum(axis=1, dtype=np.int64)
+        started: npt.NDArray[np.int64] = revealed - (games.ending >= 0)
         return started
 
     def legal_action_mask(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
@@ -276,21 +231,7 @@ class GameBatch:
             out = np.empty((self.num_games, self.num_actions), dtype=np.bool_)
         else:
             _check_out(out, (self.num_games, self.num_actions), np.bool_)
-        t = self._tables
-        _kernels.legal_mask(
-            out,
-            t.num_bids,
-            t.sums,
-            t.offsets,
-            t.bid_totals,
-            t.bid_ids,
-            self._hand,
-            self._table,
-            self._owned,
-            self._phase,
-            self._turn,
-            self._highest,
-        )
+        _kernels.legal_mask(out, self._tables.rules, self._games)
         return out
 
     def sample_actions(self, out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
@@ -305,22 +246,7 @@ class GameBatch:
             out = np.empty(self.num_games, dtype=np.int64)
         else:
             _check_out(out, (self.num_games,), np.int64)
-        t = self._tables
-        _kernels.sample_legal(
-            out,
-            t.num_bids,
-            t.sums,
-            t.offsets,
-            t.bid_totals,
-            t.bid_ids,
-            self._hand,
-            self._table,
-            self._owned,
-            self._phase,
-            self._turn,
-            self._highest,
-            self._policy_rng,
-        )
+        _kernels.sample_legal(out, self._tables.rules, self._games, self._policy_rng)
         return out
 
     def observations(
@@ -339,7 +265,7 @@ class GameBatch:
         """
         n = self.num_games
         if seat is None:
-            seats = self._turn
+            seats = self._games.turn
         else:
             try:
                 seats = np.broadcast_to(np.asarray(seat), (n,))
@@ -354,43 +280,15 @@ class GameBatch:
             out = np.empty((n, self.observation_size), dtype=np.float32)
         else:
             _check_out(out, (n, self.observation_size), np.float32)
-        _kernels.observe(
-            out,
-            seats,
-            len(self.config.money),
-            self._hand,
-            self._table,
-            self._passed,
-            self._owned,
-            self._deck,
-            self._removed,
-            self._phase,
-            self._turn,
-            self._auction,
-            self._highest,
-        )
+        _kernels.observe(out, seats, len(self.config.money), self._games)
         return out
 
     def results(self) -> BatchResults:
         """R10-R12 for every finished game (zeros for the others): statuses, money, cast
         out, winners and the returns (winners share 1)."""
-        n, p = self.num_games, self.num_players
-        scores = np.empty((n, p), dtype=np.float64)
-        money = np.empty((n, p), dtype=np.int64)
-        cast_out = np.empty((n, p), dtype=np.bool_)
-        winners = np.empty((n, p), dtype=np.bool_)
-        _kernels.results(
-            self._tables.sums,
-            self._hand,
-            self._table,
-            self._owned,
-            self._phase,
-            scores,
-            money,
-            cast_out,
-            winners,
-        )
-        return BatchResults(scores=scores, money=money, cast_out=cast_out, winners=winners)
+        outcome = _kernels.new_outcome(self.num_games, self.num_players)
+        _kernels.results(self._tables.rules, self._games, outcome)
+        return BatchResults(*outcome)
 
     def returns(self) -> npt.NDArray[np.float64]:
         """``(N, players)``: each finished game's winners share 1, other seats get 0; all 0
@@ -421,38 +319,11 @@ class GameBatch:
                 f"{actions.shape} and type {actions.dtype}"
             )
         actions = np.ascontiguousarray(actions, dtype=np.int64)
-        t = self._tables
-        bad = _kernels.first_illegal(
-            actions,
-            t.num_bids,
-            t.sums,
-            self._hand,
-            self._table,
-            self._owned,
-            self._phase,
-            self._turn,
-            self._highest,
-        )
+        rules, games = self._tables.rules, self._games
+        bad = _kernels.first_illegal(actions, rules, games)
         if bad >= 0:
             raise self._illegal(bad, int(actions[bad]))
-        _kernels.step(
-            actions,
-            t.num_bids,
-            t.sums,
-            self._hand,
-            self._table,
-            self._passed,
-            self._owned,
-            self._deck,
-            self._removed,
-            self._phase,
-            self._turn,
-            self._auction,
-            self._ending,
-            self._highest,
-            self._rng,
-            self._ended,
-        )
+        _kernels.step(actions, rules, games, self._ended)
         return self._ended.copy()
 
     def _illegal(self, game: int, action_id: int) -> IllegalActionIdError:
@@ -477,23 +348,24 @@ class GameBatch:
             BatchError: ``game`` is not an index of this batch.
         """
         g = self._index(game)
+        games = self._games
         seats = tuple(
             (
-                int(self._hand[g, p]),
-                int(self._table[g, p]),
-                bool(self._passed[g, p]),
-                tuple(int(x) for x in self._owned[g, p]),
+                int(games.hand[g, p]),
+                int(games.table[g, p]),
+                bool(games.passed[g, p]),
+                tuple(int(x) for x in games.owned[g, p]),
             )
             for p in range(self.num_players)
         )
         row: Row = (
             seats,
-            tuple(int(x) for x in self._deck[g]),
-            tuple(int(x) for x in self._removed[g]),
-            int(self._phase[g]),
-            int(self._turn[g]),
-            int(self._auction[g]),
-            int(self._ending[g]),
+            tuple(int(x) for x in games.deck[g]),
+            tuple(int(x) for x in games.removed[g]),
+            int(games.phase[g]),
+            int(games.turn[g]),
+            int(games.auction[g]),
+            int(games.ending[g]),
         )
         return state_from_row(self.config, row)
 
@@ -515,21 +387,22 @@ class GameBatch:
                 f"the batch plays {self.num_players} seats of {short_repr(self.config)}, the state "
                 f"{state.num_players} seats of {short_repr(state.config)}"
             )
+        games = self._games
         seats, deck, removed, phase, turn, auction, ending = row_from_state(state)
         for p, (hand, table, passed, owned) in enumerate(seats):
-            self._hand[g, p] = hand
-            self._table[g, p] = table
-            self._passed[g, p] = passed
-            self._owned[g, p] = owned
-        self._deck[g] = deck
-        self._removed[g] = removed
-        self._phase[g] = phase
-        self._turn[g] = turn
-        self._auction[g] = auction
-        self._ending[g] = ending
-        self._highest[g] = state.highest_bid
+            games.hand[g, p] = hand
+            games.table[g, p] = table
+            games.passed[g, p] = passed
+            games.owned[g, p] = owned
+        games.deck[g] = deck
+        games.removed[g] = removed
+        games.phase[g] = phase
+        games.turn[g] = turn
+        games.auction[g] = auction
+        games.ending[g] = ending
+        games.highest[g] = state.highest_bid
         # A state due for a reveal gets it now; no other game of the batch rests at one.
-        _kernels.reveal_due(self._deck, self._phase, self._auction, self._ending, self._rng)
+        _kernels.reveal_due(games)
 
     @classmethod
     def from_states(cls, states: Sequence[GameState], *, seed: Seed = 0) -> "GameBatch":
@@ -559,7 +432,14 @@ class GameBatch:
         return int(game)
 
 
-def _game_seeds(seed: Seed, n: int) -> npt.NDArray[np.uint64]:
+def game_seeds(seed: Seed, n: int) -> npt.NDArray[np.uint64]:
+    """One seed per game: the first ``n`` that ``SeedSequence(seed)`` generates for an int,
+    else the sequence itself (see :meth:`GameBatch.reset`).
+
+    Raises:
+        BatchError: ``seed`` is not an int from 0 to ``2**64 - 1``, nor a sequence of ``n``
+            of them.
+    """
     if type(seed) is int:
         if not 0 <= seed < _SEED_LIMIT:
             raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {short_repr(seed)}")

@@ -9,21 +9,18 @@ All compiled code and the constants it captures live in this one file: numba's o
 cache (``cache=True``) checks the stamp of the file that holds a function, not of the
 files it calls into, so keeping everything here makes a stale cache impossible.
 
-Layout (see ``_tables.py`` for the constants):
-
-- ``hand[g, p]``, ``table[g, p]``: money cards as bitmasks of positions in
-  ``config.money`` (bit ``i`` <-> ``config.money[i]``, as in the action ids); a card in
-  neither is spent.
-- ``passed[g, p]``: the seat passed in the current auction.
-- ``owned[g, p, c]``: how many of status card ``c`` (index in ``list(StatusCard)``) the
-  seat owns; ``deck[g, c]`` and ``removed[g, c]`` likewise.
-- ``phase[g]``: ``REVEAL``, ``AUCTION``, ``DISCARD`` or ``OVER``; ``turn[g]``,
-  ``auction[g]`` (``-1`` for none), ``ending[g]`` (``-1`` for none), ``highest[g]``.
-- ``rng[g]``: the game's own splitmix64 state, for the reveals.
+The arrays travel in named tuples, each written once here: :class:`Games` (the state of
+every game), :class:`Rules` (one config's constants, built by ``_tables.py``),
+:class:`Outcome` (R10-R12 per game) and :class:`Summary` (:func:`play_uniform`'s sums).
+numba compiles a named tuple of arrays into a struct of the arrays: ``games.hand[g, p]``
+reads the caller's array as ``hand[g, p]`` did, and the dispatcher recognises a tuple's
+type in C (about a microsecond more a call than separate arrays). Handing a tuple to a
+per-game function is free only because the kernels run without reference counting (see
+``_OPTIONS``).
 """
 
 from collections.abc import Callable
-from typing import Any, TypeAlias, TypeVar, cast
+from typing import Any, NamedTuple, TypeAlias, TypeVar, cast
 
 import numba
 import numpy as np
@@ -34,14 +31,35 @@ F = TypeVar("F", bound=Callable[..., object])
 Array: TypeAlias = npt.NDArray[Any]
 
 
+#: The kernels run without numba's reference counting (NRT): they never allocate, and the
+#: arrays they get live in their callers for the whole call. With it, numba counts a
+#: reference to every array handed to a per-game function at each call (an atomic
+#: increment and decrement per array per game; its pruning pass removes them only in
+#: straight code). That was most of the engine's time: with it, ``batch.simulate`` played
+#: about 135,000 games/s when the kernels took separate arrays and 77,000 with the named
+#: tuples (every array handed over); without it, about 370,000 (docs/batch.md).
+#: ``_nrt`` is numba's own switch (its tests use it); a kernel that needs an allocation
+#: fails to compile without it (a ``TypingError``), it does not misbehave.
+_OPTIONS: dict[str, object] = {"cache": True, "nogil": True, "_nrt": False}
+#: ``numba.njit`` as an untyped callable: its type stubs do not list ``_nrt``.
+_njit: Callable[..., Any] = numba.njit
+
+
 def _jit_inline(fn: F) -> F:
     """``_jit``, inlined into its callers by numba: the per-game functions of the hot loops
     (about 25% more games per second for the same compile time)."""
-    return cast(F, numba.njit(cache=True, nogil=True, inline="always")(fn))
+    return cast(F, _njit(inline="always", **_OPTIONS)(fn))
 
 
 def _jit(fn: F) -> F:
-    """``numba.njit`` with the on-disk cache, typed for mypy (numba itself is untyped)."""
+    """``numba.njit`` with the on-disk cache and without reference counting; for mypy the
+    compiled function keeps its Python signature."""
+    return cast(F, _njit(**_OPTIONS)(fn))
+
+
+def _jit_allocating(fn: F) -> F:
+    """``_jit`` with numba's reference counting, for the one kernel that allocates
+    (:func:`bid_tables`, once per config)."""
     return cast(F, numba.njit(cache=True, nogil=True)(fn))
 
 
@@ -66,6 +84,127 @@ _S30 = np.uint64(30)
 _S27 = np.uint64(27)
 _S31 = np.uint64(31)
 _S33 = np.uint64(33)
+_POLICY_SALT = np.uint64(0x5DEECE66D)  # a game's policy stream differs from its reveals'
+
+
+class Games(NamedTuple):
+    """The state of ``N`` games of ``players`` seats, one row per game.
+
+    Attributes:
+        hand: ``(N, players)`` int64: money cards in hand, as bitmasks of positions in
+            ``config.money`` (bit ``i`` <-> ``config.money[i]``, as in the action ids).
+        table: ``(N, players)`` int64: face-up money cards, likewise; a card in neither
+            is spent.
+        passed: ``(N, players)`` bool: the seat passed in the current auction.
+        owned: ``(N, players, 14)`` int8: how many of status card ``c`` (index in
+            ``list(StatusCard)``) the seat owns.
+        deck: ``(N, 14)`` int8: the cards still face down, counted likewise.
+        removed: ``(N, 14)`` int8: the cards out of the game (R8), likewise.
+        phase: ``(N,)`` int8: ``REVEAL``, ``AUCTION``, ``DISCARD`` or ``OVER``.
+        turn: ``(N,)`` int64: the seat to act (or to start the next auction).
+        auction: ``(N,)`` int64: the card on auction, ``-1`` for none.
+        ending: ``(N,)`` int64: the card that ended the game (R9), ``-1`` for none.
+        highest: ``(N,)`` int64: the highest bid of the current auction.
+        rng: ``(N,)`` uint64: the game's own splitmix64 state, for the reveals.
+    """
+
+    hand: npt.NDArray[np.int64]
+    table: npt.NDArray[np.int64]
+    passed: npt.NDArray[np.bool_]
+    owned: npt.NDArray[np.int8]
+    deck: npt.NDArray[np.int8]
+    removed: npt.NDArray[np.int8]
+    phase: npt.NDArray[np.int8]
+    turn: npt.NDArray[np.int64]
+    auction: npt.NDArray[np.int64]
+    ending: npt.NDArray[np.int64]
+    highest: npt.NDArray[np.int64]
+    rng: npt.NDArray[np.uint64]
+
+
+def new_arrays(num_games: int, players: int) -> Games:
+    """Zeroed arrays for ``num_games`` games (start them with :func:`new_games`)."""
+    n, p = num_games, players
+    return Games(
+        hand=np.zeros((n, p), dtype=np.int64),
+        table=np.zeros((n, p), dtype=np.int64),
+        passed=np.zeros((n, p), dtype=np.bool_),
+        owned=np.zeros((n, p, NUM_CARDS), dtype=np.int8),
+        deck=np.zeros((n, NUM_CARDS), dtype=np.int8),
+        removed=np.zeros((n, NUM_CARDS), dtype=np.int8),
+        phase=np.zeros(n, dtype=np.int8),
+        turn=np.zeros(n, dtype=np.int64),
+        auction=np.zeros(n, dtype=np.int64),
+        ending=np.zeros(n, dtype=np.int64),
+        highest=np.zeros(n, dtype=np.int64),
+        rng=np.zeros(n, dtype=np.uint64),
+    )
+
+
+class Rules(NamedTuple):
+    """One config's constants, never written after :func:`bid_tables` fills them.
+
+    Attributes:
+        num_bids: ``2**m``: ids below are Pass and the bids, the ten ids from it discards.
+        full_hand: ``2**m - 1``, every money card.
+        sums: ``sums[s]``: what the money cards of position mask ``s`` add up to.
+        deck0: the config's deck as counts per status card index.
+        offsets, bid_totals, bid_ids: the bid table of hand ``h`` is
+            ``bid_ids[offsets[h]:offsets[h + 1]]``, sorted by ``bid_totals``.
+    """
+
+    num_bids: int
+    full_hand: int
+    sums: npt.NDArray[np.int64]
+    deck0: npt.NDArray[np.int8]
+    offsets: npt.NDArray[np.int64]
+    bid_totals: npt.NDArray[np.int64]
+    bid_ids: npt.NDArray[np.int64]
+
+
+class Outcome(NamedTuple):
+    """R10-R12 per game, one row per game (``BatchResults`` gives them to the user).
+
+    Attributes:
+        scores: ``(N, players)`` float64: each seat's status.
+        money: ``(N, players)`` int64: each seat's money left.
+        cast_out: ``(N, players)`` bool: the seats cast out.
+        winners: ``(N, players)`` bool: the winning seats.
+    """
+
+    scores: npt.NDArray[np.float64]
+    money: npt.NDArray[np.int64]
+    cast_out: npt.NDArray[np.bool_]
+    winners: npt.NDArray[np.bool_]
+
+
+def new_outcome(num_games: int, players: int) -> Outcome:
+    """Arrays for the results of ``num_games`` games (filled by :func:`results`)."""
+    shape = (num_games, players)
+    return Outcome(
+        scores=np.zeros(shape, dtype=np.float64),
+        money=np.zeros(shape, dtype=np.int64),
+        cast_out=np.zeros(shape, dtype=np.bool_),
+        winners=np.zeros(shape, dtype=np.bool_),
+    )
+
+
+class Summary(NamedTuple):
+    """What :func:`play_uniform` sums up over its games.
+
+    Attributes:
+        histogram: ``histogram[n]``: games of ``n`` auctions.
+        wins: per seat, the games it won (alone or shared).
+        cast_out: per seat, the games it was cast out of.
+        counts: decisions, reveals, games with a shared win, games without a winner.
+        status_total: ``[0]``: the winners' status summed over the games with a winner.
+    """
+
+    histogram: npt.NDArray[np.int64]
+    wins: npt.NDArray[np.int64]
+    cast_out: npt.NDArray[np.int64]
+    counts: npt.NDArray[np.int64]
+    status_total: npt.NDArray[np.float64]
 
 
 @_jit_inline
@@ -89,11 +228,14 @@ def _below(rng: Array, g: int, n: int) -> int:
 
 
 @_jit
-def seed_streams(rng: Array, seeds: Array) -> None:
-    """Set each game's stream from its seed (one splitmix64 step mixes the seed)."""
+def seed_streams(rng: Array, policy_rng: Array, seeds: Array) -> None:
+    """Set each game's reveal stream and policy stream from its seed (one splitmix64 step
+    mixes the seed)."""
     for g in range(rng.shape[0]):
         rng[g] = np.uint64(seeds[g])
         _splitmix(rng, g)
+        policy_rng[g] = np.uint64(seeds[g]) ^ _POLICY_SALT
+        _splitmix(policy_rng, g)
 
 
 @_jit_inline
@@ -106,19 +248,13 @@ def _next_in(passed: Array, g: int, seat: int, players: int) -> int:
 
 
 @_jit
-def _reveal(
-    g: int,
-    deck: Array,
-    phase: Array,
-    auction: Array,
-    ending: Array,
-    rng: Array,
-) -> None:
+def _reveal(g: int, games: Games) -> None:
     """R4, R9: chance turns a card of game ``g``'s deck face up, each card equally likely."""
+    deck = games.deck
     left = 0
     for c in range(NUM_CARDS):
         left += deck[g, c]
-    r = _below(rng, g, left)
+    r = _below(games.rng, g, left)
     card = 0
     while r >= deck[g, card]:
         r -= deck[g, card]
@@ -126,173 +262,96 @@ def _reveal(
     deck[g, card] -= 1
     if card in (PRESTIGE, SCANDALE) and deck[g, PRESTIGE] == 0 and deck[g, SCANDALE] == 0:
         # R9: the last dark-green card ends the game at once and goes to nobody.
-        phase[g] = OVER
-        ending[g] = card
-        auction[g] = -1
+        games.phase[g] = OVER
+        games.ending[g] = card
+        games.auction[g] = -1
     else:
-        phase[g] = AUCTION
-        auction[g] = card
+        games.phase[g] = AUCTION
+        games.auction[g] = card
 
 
 @_jit
-def reveal_due(
-    deck: Array,
-    phase: Array,
-    auction: Array,
-    ending: Array,
-    rng: Array,
-) -> None:
+def reveal_due(games: Games) -> None:
     """Draw the reveal of every game that waits for one (after :meth:`set_state`)."""
-    for g in range(phase.shape[0]):
-        if phase[g] == REVEAL:
-            _reveal(g, deck, phase, auction, ending, rng)
+    for g in range(games.phase.shape[0]):
+        if games.phase[g] == REVEAL:
+            _reveal(g, games)
 
 
 @_jit
-def _new_one(
-    g: int,
-    full_hand: int,
-    deck0: Array,
-    hand: Array,
-    table: Array,
-    passed: Array,
-    owned: Array,
-    deck: Array,
-    removed: Array,
-    phase: Array,
-    turn: Array,
-    auction: Array,
-    ending: Array,
-    highest: Array,
-    rng: Array,
-) -> None:
+def _new_one(g: int, rules: Rules, games: Games) -> None:
     """Start a new game in game ``g``: ``new_game(players, config)`` (R3: seat 0 starts),
     then its first reveal."""
-    for p in range(hand.shape[1]):
-        hand[g, p] = full_hand
-        table[g, p] = 0
-        passed[g, p] = False
+    for p in range(games.hand.shape[1]):
+        games.hand[g, p] = rules.full_hand
+        games.table[g, p] = 0
+        games.passed[g, p] = False
         for c in range(NUM_CARDS):
-            owned[g, p, c] = 0
+            games.owned[g, p, c] = 0
     for c in range(NUM_CARDS):
-        deck[g, c] = deck0[c]
-        removed[g, c] = 0
-    phase[g] = REVEAL
-    turn[g] = 0
-    auction[g] = -1
-    ending[g] = -1
-    highest[g] = 0
-    _reveal(g, deck, phase, auction, ending, rng)
+        games.deck[g, c] = rules.deck0[c]
+        games.removed[g, c] = 0
+    games.phase[g] = REVEAL
+    games.turn[g] = 0
+    games.auction[g] = -1
+    games.ending[g] = -1
+    games.highest[g] = 0
+    _reveal(g, games)
 
 
 @_jit
-def new_games(
-    which: Array,
-    full_hand: int,
-    deck0: Array,
-    hand: Array,
-    table: Array,
-    passed: Array,
-    owned: Array,
-    deck: Array,
-    removed: Array,
-    phase: Array,
-    turn: Array,
-    auction: Array,
-    ending: Array,
-    highest: Array,
-    rng: Array,
-) -> None:
+def new_games(which: Array, rules: Rules, games: Games) -> None:
     """Start a new game (and reveal its first card) in every game ``g`` with ``which[g]``."""
     for g in range(which.shape[0]):
         if which[g]:
-            _new_one(
-                g,
-                full_hand,
-                deck0,
-                hand,
-                table,
-                passed,
-                owned,
-                deck,
-                removed,
-                phase,
-                turn,
-                auction,
-                ending,
-                highest,
-                rng,
-            )
+            _new_one(g, rules, games)
 
 
 @_jit
-def first_illegal(
-    actions: Array,
-    num_bids: int,
-    sums: Array,
-    hand: Array,
-    table: Array,
-    owned: Array,
-    phase: Array,
-    turn: Array,
-    highest: Array,
-) -> int:
+def first_illegal(actions: Array, rules: Rules, games: Games) -> int:
     """The first game whose action id is not legal there, or ``-1``; changes nothing.
 
-    A finished game accepts any id (it is ignored). ``num_bids`` is ``2**m``: ids below it
-    are Pass (0) and the bids, the ten ids from it are the discards.
+    A finished game accepts any id (it is ignored). ``rules.num_bids`` is ``2**m``: ids
+    below it are Pass (0) and the bids, the ten ids from it are the discards.
     """
+    num_bids, sums = rules.num_bids, rules.sums
     for g in range(actions.shape[0]):
         a = actions[g]
-        ph = phase[g]
+        ph = games.phase[g]
         if ph == OVER:
             continue
-        seat = turn[g]
+        seat = games.turn[g]
         if ph == AUCTION:
             if a == 0:
                 continue  # the seat to act never has passed
             if (
                 0 < a < num_bids
-                and (a & ~hand[g, seat]) == 0
-                and sums[table[g, seat]] + sums[a] > highest[g]
+                and (a & ~games.hand[g, seat]) == 0
+                and sums[games.table[g, seat]] + sums[a] > games.highest[g]
             ):
                 continue
             return g
         # DISCARD
         v = a - num_bids
-        if 0 <= v < LUXURY_CARDS and owned[g, seat, v] > 0:
+        if 0 <= v < LUXURY_CARDS and games.owned[g, seat, v] > 0:
             continue
         return g
     return -1
 
 
 @_jit_inline
-def _apply_one(
-    g: int,
-    a: int,
-    num_bids: int,
-    sums: Array,
-    hand: Array,
-    table: Array,
-    passed: Array,
-    owned: Array,
-    deck: Array,
-    removed: Array,
-    phase: Array,
-    turn: Array,
-    auction: Array,
-    ending: Array,
-    highest: Array,
-    rng: Array,
-) -> bool:
+def _apply_one(g: int, a: int, rules: Rules, games: Games) -> bool:
     """Apply legal action id ``a`` to unfinished game ``g``, then draw the reveal if one is
     due; return whether the game ended."""
+    hand, table, passed, owned = games.hand, games.table, games.passed, games.owned
+    removed, phase, turn, highest = games.removed, games.phase, games.turn, games.highest
+    sums = rules.sums
     players = hand.shape[1]
     ph = phase[g]
     seat = turn[g]
     if ph == DISCARD:
         # R8: the luxury card and the Faux Pas leave the game; the same seat starts.
-        v = a - num_bids
+        v = a - rules.num_bids
         owned[g, seat, v] -= 1
         owned[g, seat, FAUX_PAS] -= 1
         removed[g, v] += 1
@@ -305,7 +364,7 @@ def _apply_one(
         highest[g] = sums[table[g, seat]]
         turn[g] = _next_in(passed, g, seat, players)
     else:
-        card = auction[g]
+        card = games.auction[g]
         if card in (FAUX_PAS, PASSE, SCANDALE):
             # R7: the first pass ends it; the passer keeps their money and takes the card,
             # everyone else's face-up cards are spent.
@@ -318,7 +377,7 @@ def _apply_one(
             for v in range(LUXURY_CARDS):
                 luxury += owned[g, seat, v]
             phase[g] = DISCARD if card == FAUX_PAS and luxury > 0 else REVEAL
-            auction[g] = -1
+            games.auction[g] = -1
             highest[g] = 0
         else:
             # R6: the passer takes their cards back and is out of this round.
@@ -340,7 +399,7 @@ def _apply_one(
                     owned[g, nxt, card] += 1
                 phase[g] = REVEAL
                 turn[g] = nxt
-                auction[g] = -1
+                games.auction[g] = -1
                 highest[g] = 0
             else:
                 turn[g] = nxt
@@ -349,123 +408,66 @@ def _apply_one(
                     best = max(best, sums[table[g, p]])
                 highest[g] = best
     if phase[g] == REVEAL:
-        _reveal(g, deck, phase, auction, ending, rng)
+        _reveal(g, games)
         return bool(phase[g] == OVER)
     return False
 
 
 @_jit
-def step(
-    actions: Array,
-    num_bids: int,
-    sums: Array,
-    hand: Array,
-    table: Array,
-    passed: Array,
-    owned: Array,
-    deck: Array,
-    removed: Array,
-    phase: Array,
-    turn: Array,
-    auction: Array,
-    ending: Array,
-    highest: Array,
-    rng: Array,
-    ended: Array,
-) -> None:
+def step(actions: Array, rules: Rules, games: Games, ended: Array) -> None:
     """Apply every game's (legal) action, then reveal wherever a reveal is due.
 
     ``ended[g]`` is set to whether game ``g`` ended in this step. Finished games are left
     alone. The caller has checked the actions with :func:`first_illegal`.
     """
     for g in range(actions.shape[0]):
-        ended[g] = phase[g] != OVER and _apply_one(
-            g,
-            actions[g],
-            num_bids,
-            sums,
-            hand,
-            table,
-            passed,
-            owned,
-            deck,
-            removed,
-            phase,
-            turn,
-            auction,
-            ending,
-            highest,
-            rng,
-        )
+        ended[g] = games.phase[g] != OVER and _apply_one(g, actions[g], rules, games)
 
 
-@_jit
-def legal_mask(
-    out: Array,
-    num_bids: int,
-    sums: Array,
-    offsets: Array,
-    bid_totals: Array,
-    bid_ids: Array,
-    hand: Array,
-    table: Array,
-    owned: Array,
-    phase: Array,
-    turn: Array,
-    highest: Array,
-) -> None:
-    """Write every game's legal-action mask into ``out`` (``(N, num_actions)``, bool).
+@_jit_inline
+def _legal_bids(g: int, seat: int, rules: Rules, games: Games) -> tuple[int, int]:
+    """``start, end``: the legal bids of seat ``seat`` in game ``g`` are
+    ``rules.bid_ids[start:end]``.
 
     The legal bids of a hand are a suffix of its bid table sorted by total (R5), found by
     one bisection, so the cost is the number of legal actions, not of all ids.
     """
+    h = games.hand[g, seat]
+    lo = rules.offsets[h]
+    hi = rules.offsets[h + 1]
+    above = games.highest[g] - rules.sums[games.table[g, seat]]
+    return lo + np.searchsorted(rules.bid_totals[lo:hi], above, side="right"), hi
+
+
+@_jit
+def legal_mask(out: Array, rules: Rules, games: Games) -> None:
+    """Write every game's legal-action mask into ``out`` (``(N, num_actions)``, bool)."""
     for g in range(out.shape[0]):
         out[g, :] = False
-        ph = phase[g]
+        ph = games.phase[g]
         if ph == OVER:
             continue
-        seat = turn[g]
+        seat = games.turn[g]
         if ph == AUCTION:
             out[g, 0] = True
-            h = hand[g, seat]
-            lo = offsets[h]
-            hi = offsets[h + 1]
-            above = highest[g] - sums[table[g, seat]]
-            start = lo + np.searchsorted(bid_totals[lo:hi], above, side="right")
-            for k in range(start, hi):
-                out[g, bid_ids[k]] = True
+            start, end = _legal_bids(g, seat, rules, games)
+            for k in range(start, end):
+                out[g, rules.bid_ids[k]] = True
         else:
             for v in range(LUXURY_CARDS):
-                if owned[g, seat, v] > 0:
-                    out[g, num_bids + v] = True
+                if games.owned[g, seat, v] > 0:
+                    out[g, rules.num_bids + v] = True
 
 
 @_jit_inline
-def _sample_one(
-    g: int,
-    num_bids: int,
-    sums: Array,
-    offsets: Array,
-    bid_totals: Array,
-    bid_ids: Array,
-    hand: Array,
-    table: Array,
-    owned: Array,
-    phase: Array,
-    turn: Array,
-    highest: Array,
-    rng: Array,
-) -> int:
+def _sample_one(g: int, rules: Rules, games: Games, rng: Array) -> int:
     """One legal action id of unfinished game ``g``, uniform among all its legal actions."""
-    seat = turn[g]
-    if phase[g] == AUCTION:
-        h = hand[g, seat]
-        lo = offsets[h]
-        hi = offsets[h + 1]
-        above = highest[g] - sums[table[g, seat]]
-        start = lo + np.searchsorted(bid_totals[lo:hi], above, side="right")
-        k = _below(rng, g, 1 + hi - start)
-        return 0 if k == 0 else bid_ids[start + k - 1]
+    seat = games.turn[g]
+    if games.phase[g] == AUCTION:
+        start, end = _legal_bids(g, seat, rules, games)
+        k = _below(rng, g, 1 + end - start)
+        return 0 if k == 0 else rules.bid_ids[start + k - 1]
+    owned = games.owned
     luxury = 0
     for v in range(LUXURY_CARDS):
         luxury += owned[g, seat, v]
@@ -474,75 +476,55 @@ def _sample_one(
     while k >= owned[g, seat, v]:
         k -= owned[g, seat, v]
         v += 1
-    return num_bids + v
+    return rules.num_bids + v
 
 
 @_jit
-def sample_legal(
-    out: Array,
-    num_bids: int,
-    sums: Array,
-    offsets: Array,
-    bid_totals: Array,
-    bid_ids: Array,
-    hand: Array,
-    table: Array,
-    owned: Array,
-    phase: Array,
-    turn: Array,
-    highest: Array,
-    rng: Array,
-) -> None:
+def sample_legal(out: Array, rules: Rules, games: Games, rng: Array) -> None:
     """Write into ``out`` one legal action id per game, uniform among all legal actions.
 
     Finished games get ``0``. ``rng`` is the policy's stream, not the reveals'.
     """
     for g in range(out.shape[0]):
-        if phase[g] == OVER:
+        if games.phase[g] == OVER:
             out[g] = 0
         else:
-            out[g] = _sample_one(
-                g,
-                num_bids,
-                sums,
-                offsets,
-                bid_totals,
-                bid_ids,
-                hand,
-                table,
-                owned,
-                phase,
-                turn,
-                highest,
-                rng,
-            )
+            out[g] = _sample_one(g, rules, games, rng)
+
+
+@_jit_inline
+def _top_luxury(owned: Array, g: int, p: int) -> int:
+    """The value of seat ``p``'s most valuable luxury card, 0 for none (R12's last tie-break)."""
+    top = 0
+    for v in range(LUXURY_CARDS):
+        if owned[g, p, v] > 0:
+            top = v + 1
+    return top
+
+
+@_jit_inline
+def _clear_row(g: int, outcome: Outcome) -> None:
+    """Zeros and ``False`` in row ``g`` of the results."""
+    for p in range(outcome.scores.shape[1]):
+        outcome.scores[g, p] = 0.0
+        outcome.money[g, p] = 0
+        outcome.cast_out[g, p] = False
+        outcome.winners[g, p] = False
 
 
 @_jit
-def _result_one(
-    g: int,
-    sums: Array,
-    hand: Array,
-    table: Array,
-    owned: Array,
-    scores: Array,
-    money: Array,
-    cast_out: Array,
-    winners: Array,
-) -> None:
-    """R10-R12 for finished game ``g``, written into row ``g`` of the four outputs.
+def _result_one(g: int, sums: Array, games: Games, outcome: Outcome) -> None:
+    """R10-R12 for finished game ``g``, written into row ``g`` of ``outcome``.
 
     Statuses are floats: luxury sums, doubled or halved once, are exact in binary.
     """
-    players = hand.shape[1]
-    for p in range(players):
-        scores[g, p] = 0.0
-        money[g, p] = 0
-        cast_out[g, p] = False
-        winners[g, p] = False
+    owned = games.owned
+    scores, money, cast_out, winners = outcome
+    players = games.hand.shape[1]
+    _clear_row(g, outcome)
     least = -1
     for p in range(players):
-        m = sums[hand[g, p]] + sums[table[g, p]]
+        m = sums[games.hand[g, p]] + sums[games.table[g, p]]
         money[g, p] = m
         if least < 0 or m < least:
             least = m
@@ -562,10 +544,7 @@ def _result_one(
         if money[g, p] == least:
             cast_out[g, p] = True
             continue
-        top = 0
-        for v in range(LUXURY_CARDS):
-            if owned[g, p, v] > 0:
-                top = v + 1
+        top = _top_luxury(owned, g, p)
         s = scores[g, p]
         m = money[g, p]
         if (
@@ -577,46 +556,25 @@ def _result_one(
     for p in range(players):
         if cast_out[g, p]:
             continue
-        top = 0
-        for v in range(LUXURY_CARDS):
-            if owned[g, p, v] > 0:
-                top = v + 1
+        top = _top_luxury(owned, g, p)
         winners[g, p] = scores[g, p] == best_score and money[g, p] == best_money and top == best_top
 
 
 @_jit
-def results(
-    sums: Array,
-    hand: Array,
-    table: Array,
-    owned: Array,
-    phase: Array,
-    scores: Array,
-    money: Array,
-    cast_out: Array,
-    winners: Array,
-) -> None:
+def results(rules: Rules, games: Games, outcome: Outcome) -> None:
     """R10-R12 for every finished game; unfinished games get zeros and ``False``."""
-    for g in range(hand.shape[0]):
-        if phase[g] == OVER:
-            _result_one(g, sums, hand, table, owned, scores, money, cast_out, winners)
+    for g in range(games.phase.shape[0]):
+        if games.phase[g] == OVER:
+            _result_one(g, rules.sums, games, outcome)
         else:
-            for p in range(hand.shape[1]):
-                scores[g, p] = 0.0
-                money[g, p] = 0
-                cast_out[g, p] = False
-                winners[g, p] = False
+            _clear_row(g, outcome)
 
 
-@_jit
-def bid_tables(
-    sums: Array,
-    offsets: Array,
-    bid_totals: Array,
-    bid_ids: Array,
-) -> None:
+@_jit_allocating
+def bid_tables(rules: Rules) -> None:
     """Fill, for every hand ``h``, ``bid_ids[offsets[h]:offsets[h + 1]]`` with the non-empty
     subsets of ``h`` sorted by total, and ``bid_totals`` with their totals."""
+    offsets = rules.offsets
     for h in range(offsets.shape[0] - 1):
         lo = offsets[h]
         n = offsets[h + 1] - lo
@@ -626,13 +584,13 @@ def bid_tables(
         s = h
         while s:
             ids[k] = s
-            totals[k] = sums[s]
+            totals[k] = rules.sums[s]
             k += 1
             s = (s - 1) & h
         order = np.argsort(totals, kind="mergesort")
         for i in range(n):
-            bid_ids[lo + i] = ids[order[i]]
-            bid_totals[lo + i] = totals[order[i]]
+            rules.bid_ids[lo + i] = ids[order[i]]
+            rules.bid_totals[lo + i] = totals[order[i]]
 
 
 #: The global block of an observation: phase (4), auction card (14), deck (14), removed
@@ -641,35 +599,22 @@ GLOBAL_SIZE = 47
 
 
 @_jit
-def observe(
-    out: Array,
-    seats: Array,
-    m: int,
-    hand: Array,
-    table: Array,
-    passed: Array,
-    owned: Array,
-    deck: Array,
-    removed: Array,
-    phase: Array,
-    turn: Array,
-    auction: Array,
-    highest: Array,
-) -> None:
+def observe(out: Array, seats: Array, m: int, games: Games) -> None:
     """Write game ``g``'s observation for seat ``seats[g]`` into ``out[g]``, in the layout of
     ``high_society.observation.observation_tensor`` (R14: every hand, seats rotated so
     that the observer comes first)."""
+    hand, table, owned = games.hand, games.table, games.owned
     players = hand.shape[1]
     block = 2 * m + 16
     for g in range(out.shape[0]):
         out[g, :] = 0.0
-        out[g, phase[g]] = 1.0
-        if auction[g] >= 0:
-            out[g, 4 + auction[g]] = 1.0
+        out[g, games.phase[g]] = 1.0
+        if games.auction[g] >= 0:
+            out[g, 4 + games.auction[g]] = 1.0
         for c in range(NUM_CARDS):
-            out[g, 18 + c] = deck[g, c]
-            out[g, 32 + c] = removed[g, c]
-        out[g, 46] = highest[g]
+            out[g, 18 + c] = games.deck[g, c]
+            out[g, 32 + c] = games.removed[g, c]
+        out[g, 46] = games.highest[g]
         for k in range(players):
             p = (seats[g] + k) % players
             base = GLOBAL_SIZE + k * block
@@ -678,9 +623,9 @@ def observe(
                     out[g, base + i] = 1.0
                 if table[g, p] >> i & 1:
                     out[g, base + m + i] = 1.0
-            if passed[g, p]:
+            if games.passed[g, p]:
                 out[g, base + 2 * m] = 1.0
-            if turn[g] == p:
+            if games.turn[g] == p:
                 out[g, base + 2 * m + 1] = 1.0
             for c in range(NUM_CARDS):
                 out[g, base + 2 * m + 2 + c] = owned[g, p, c]
@@ -688,122 +633,48 @@ def observe(
 
 @_jit
 def play_uniform(
-    games: int,
-    full_hand: int,
-    deck0: Array,
-    num_bids: int,
-    sums: Array,
-    offsets: Array,
-    bid_totals: Array,
-    bid_ids: Array,
-    hand: Array,
-    table: Array,
-    passed: Array,
-    owned: Array,
-    deck: Array,
-    removed: Array,
-    phase: Array,
-    turn: Array,
-    auction: Array,
-    ending: Array,
-    highest: Array,
-    rng: Array,
+    count: int,
+    rules: Rules,
+    games: Games,
     policy_rng: Array,
-    scores: Array,
-    money: Array,
-    cast_out: Array,
-    winners: Array,
-    histogram: Array,
-    wins: Array,
-    cast_out_counts: Array,
-    counts: Array,
-    status_total: Array,
+    outcome: Outcome,
+    summary: Summary,
 ) -> None:
-    """Play ``games`` uniform-random games one after the other in game 0 of the arrays,
-    with the same per-game functions as :func:`step` and :func:`sample_legal`, and sum
-    them up: ``histogram[n]`` games of ``n`` auctions, ``wins`` and ``cast_out_counts`` per
-    seat, ``counts`` = decisions, reveals, shared wins, games without a winner, and
-    ``status_total[0]`` the winners' status summed over games with a winner.
+    """Play ``count`` uniform-random games one after the other in game 0 of ``games``, with
+    the same per-game functions as :func:`step` and :func:`sample_legal`, and sum them up
+    in ``summary`` (see :class:`Summary`).
     """
-    players = hand.shape[1]
+    players = games.hand.shape[1]
     cards = 0
     for c in range(NUM_CARDS):
-        cards += deck0[c]
-    for _ in range(games):
-        _new_one(
-            0,
-            full_hand,
-            deck0,
-            hand,
-            table,
-            passed,
-            owned,
-            deck,
-            removed,
-            phase,
-            turn,
-            auction,
-            ending,
-            highest,
-            rng,
-        )
+        cards += rules.deck0[c]
+    for _ in range(count):
+        _new_one(0, rules, games)
         decisions = 0
-        while phase[0] != OVER:
-            a = _sample_one(
-                0,
-                num_bids,
-                sums,
-                offsets,
-                bid_totals,
-                bid_ids,
-                hand,
-                table,
-                owned,
-                phase,
-                turn,
-                highest,
-                policy_rng,
-            )
-            _apply_one(
-                0,
-                a,
-                num_bids,
-                sums,
-                hand,
-                table,
-                passed,
-                owned,
-                deck,
-                removed,
-                phase,
-                turn,
-                auction,
-                ending,
-                highest,
-                rng,
-            )
+        while games.phase[0] != OVER:
+            _apply_one(0, _sample_one(0, rules, games, policy_rng), rules, games)
             decisions += 1
         left = 0
         for c in range(NUM_CARDS):
-            left += deck[0, c]
+            left += games.deck[0, c]
         revealed = cards - left
-        histogram[revealed - 1] += 1  # the ending card is revealed, not auctioned
-        counts[0] += decisions
-        counts[1] += revealed
-        _result_one(0, sums, hand, table, owned, scores, money, cast_out, winners)
+        summary.histogram[revealed - 1] += 1  # the ending card is revealed, not auctioned
+        summary.counts[0] += decisions
+        summary.counts[1] += revealed
+        _result_one(0, rules.sums, games, outcome)
         won = 0
         first = -1
         for p in range(players):
-            if cast_out[0, p]:
-                cast_out_counts[p] += 1
-            if winners[0, p]:
-                wins[p] += 1
+            if outcome.cast_out[0, p]:
+                summary.cast_out[p] += 1
+            if outcome.winners[0, p]:
+                summary.wins[p] += 1
                 won += 1
                 if first < 0:
                     first = p
         if won > 1:
-            counts[2] += 1
+            summary.counts[2] += 1
         if won == 0:
-            counts[3] += 1
+            summary.counts[3] += 1
         else:
-            status_total[0] += scores[0, first]
+            summary.status_total[0] += outcome.scores[0, first]

@@ -9,15 +9,13 @@ import numpy as np
 
 from high_society._text import short_repr
 from high_society.batch import _kernels
-from high_society.batch._engine import BatchError
+from high_society.batch._engine import BatchError, game_seeds
 from high_society.batch._tables import tables
 from high_society.cards import STANDARD, GameConfig, check_players
 from high_society.errors import InvalidConfigError
 from high_society.simulate import SimulationStats
 
 __all__ = ["simulate"]
-
-_POLICY_SALT = np.uint64(0x5DEECE66D)
 
 
 def simulate(
@@ -52,58 +50,27 @@ def simulate(
         raise InvalidConfigError(
             f"the number of games must be an int >= 0, not {short_repr(games)}"
         )
-    if type(seed) is not int or not 0 <= seed < 1 << 64:
+    if type(seed) is not int:  # game_seeds takes a sequence too, and checks the range
         raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {short_repr(seed)}")
-    t = tables(config)
-    p, c = players, _kernels.NUM_CARDS
-    rng = np.zeros(1, dtype=np.uint64)
+    rules = tables(config).rules
+    state = _kernels.new_arrays(1, players)
     policy_rng = np.zeros(1, dtype=np.uint64)
-    seeds = np.random.SeedSequence(seed).generate_state(1, dtype=np.uint64).astype(np.uint64)
-    _kernels.seed_streams(rng, seeds)
-    _kernels.seed_streams(policy_rng, seeds ^ _POLICY_SALT)
-    histogram = np.zeros(len(config.deck) + 1, dtype=np.int64)
-    wins = np.zeros(p, dtype=np.int64)
-    cast_out = np.zeros(p, dtype=np.int64)
-    counts = np.zeros(4, dtype=np.int64)
-    status_total = np.zeros(1, dtype=np.float64)  # sums of halves of small ints: exact
-    start = clock()
-    _kernels.play_uniform(
-        games,
-        t.full_hand,
-        t.deck0,
-        t.num_bids,
-        t.sums,
-        t.offsets,
-        t.bid_totals,
-        t.bid_ids,
-        np.zeros((1, p), dtype=np.int64),
-        np.zeros((1, p), dtype=np.int64),
-        np.zeros((1, p), dtype=np.bool_),
-        np.zeros((1, p, c), dtype=np.int8),
-        np.zeros((1, c), dtype=np.int8),
-        np.zeros((1, c), dtype=np.int8),
-        np.zeros(1, dtype=np.int8),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        rng,
-        policy_rng,
-        np.zeros((1, p), dtype=np.float64),
-        np.zeros((1, p), dtype=np.int64),
-        np.zeros((1, p), dtype=np.bool_),
-        np.zeros((1, p), dtype=np.bool_),
-        histogram,
-        wins,
-        cast_out,
-        counts,
-        status_total,
+    _kernels.seed_streams(state.rng, policy_rng, game_seeds(seed, 1))
+    summary = _kernels.Summary(
+        histogram=np.zeros(len(config.deck) + 1, dtype=np.int64),
+        wins=np.zeros(players, dtype=np.int64),
+        cast_out=np.zeros(players, dtype=np.int64),
+        counts=np.zeros(4, dtype=np.int64),
+        status_total=np.zeros(1, dtype=np.float64),  # sums of halves of small ints: exact
     )
+    outcome = _kernels.new_outcome(1, players)
+    start = clock()
+    _kernels.play_uniform(games, rules, state, policy_rng, outcome, summary)
     seconds = clock() - start
-    hist = histogram.tolist()
+    hist = summary.histogram.tolist()
     while len(hist) > 1 and not hist[-1]:
         hist.pop()
-    decisions, reveals, shared_wins, no_winner = (int(x) for x in counts)
+    decisions, reveals, shared_wins, no_winner = (int(x) for x in summary.counts)
     return SimulationStats(
         players=players,
         games=games,
@@ -111,10 +78,10 @@ def simulate(
         policy="uniform",
         actions=decisions + reveals,
         auction_histogram=tuple(hist),
-        wins=tuple(int(w) for w in wins),
+        wins=tuple(int(w) for w in summary.wins),
         shared_wins=shared_wins,
         no_winner=no_winner,
-        cast_out=tuple(int(x) for x in cast_out),
-        winning_status_total=Fraction(float(status_total[0])),
+        cast_out=tuple(int(x) for x in summary.cast_out),
+        winning_status_total=Fraction(float(summary.status_total[0])),
         seconds=seconds,
     )

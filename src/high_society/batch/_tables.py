@@ -10,7 +10,6 @@ import functools
 
 import attrs
 import numpy as np
-import numpy.typing as npt
 
 from high_society.batch import _kernels
 from high_society.cards import GameConfig, StatusCard
@@ -27,28 +26,17 @@ CARDS = tuple(StatusCard)
 
 @attrs.frozen(eq=False)
 class Tables:
-    """The arrays the kernels read (never written after they are built).
+    """A config and the constants its kernels read (never written after they are built).
 
     Attributes:
         config: the game's parameters.
-        num_bids: ``2**m``: ids below are Pass and the bids, the ten ids from it discards.
         num_actions: ``2**m + 10`` (COMMON action ids).
-        full_hand: ``2**m - 1``, every money card.
-        sums: ``sums[s]``: what the money cards of position mask ``s`` add up to.
-        deck0: the config's deck as counts per status card index.
-        offsets, bid_totals, bid_ids: the bid table of hand ``h`` is
-            ``bid_ids[offsets[h]:offsets[h + 1]]``, sorted by ``bid_totals``.
+        rules: the arrays and numbers the kernels read (see ``_kernels.Rules``).
     """
 
     config: GameConfig
-    num_bids: int
     num_actions: int
-    full_hand: int
-    sums: npt.NDArray[np.int64]
-    deck0: npt.NDArray[np.int8]
-    offsets: npt.NDArray[np.int64]
-    bid_totals: npt.NDArray[np.int64]
-    bid_ids: npt.NDArray[np.int64]
+    rules: _kernels.Rules
 
 
 @functools.lru_cache(maxsize=8)
@@ -72,18 +60,14 @@ def tables(config: GameConfig) -> Tables:
     sizes = np.array([(1 << int(h).bit_count()) - 1 for h in range(num_bids)], dtype=np.int64)
     offsets = np.zeros(num_bids + 1, dtype=np.int64)
     np.cumsum(sizes, out=offsets[1:])
-    bid_totals = np.empty(int(offsets[-1]), dtype=np.int64)
-    bid_ids = np.empty(int(offsets[-1]), dtype=np.int64)
-    _kernels.bid_tables(sums, offsets, bid_totals, bid_ids)
-    deck0 = np.array([config.deck.count(card) for card in CARDS], dtype=np.int8)
-    return Tables(
-        config=config,
+    rules = _kernels.Rules(
         num_bids=num_bids,
-        num_actions=num_bids + _kernels.LUXURY_CARDS,
         full_hand=num_bids - 1,
         sums=sums,
-        deck0=deck0,
+        deck0=np.array([config.deck.count(card) for card in CARDS], dtype=np.int8),
         offsets=offsets,
-        bid_totals=bid_totals,
-        bid_ids=bid_ids,
+        bid_totals=np.empty(int(offsets[-1]), dtype=np.int64),
+        bid_ids=np.empty(int(offsets[-1]), dtype=np.int64),
     )
+    _kernels.bid_tables(rules)
+    return Tables(config=config, num_actions=num_bids + _kernels.LUXURY_CARDS, rules=rules)

@@ -59,6 +59,7 @@ __all__ = [
     "PastRound",
     "Undecided",
     "auction_starters",
+    "clear_cache",
     "current_partials",
     "find_history",
     "greedy_partials",
@@ -651,6 +652,11 @@ def find_history(state: GameState, limit: int = WORK_LIMIT) -> list[PastRound] |
         raise Undecided
     assert not isinstance(found, str)
     return None if found is None else list(found)
+
+
+def clear_cache() -> None:
+    """Forget the answers :func:`find_history` cached (for measurements)."""
+    _search.cache_clear()
 
 
 _UNDECIDED = "undecided"

@@ -36,7 +36,7 @@ the state is reachable. A history found is a witness: :func:`history_actions` tu
 into actions, and the tests replay them through the rules to the state.
 
 The search memoises the positions it has refuted and counts its work; past
-:data:`WORK_LIMIT` units (about 60 ms on a quiet machine) it stops and says so
+:data:`WORK_LIMIT` units (25 to 110 ms measured, docs/verification.md) it stops and says so
 (:class:`Undecided`), so that hostile input costs bounded time. The answer is then "not
 refuted": callers accept the state, never refusing a reachable one. On the explored games
 the search always ends within the limit; on standard games it may not (the state's cards

@@ -1,14 +1,16 @@
 """What every state reachable from :func:`~high_society.new_game` satisfies.
 
-:func:`state_problems` lists every broken invariant of a state, in words. The rules never
-produce a state with a problem (the property tests and the exhaustive exploration check
-this on every state they reach); a state built by hand or read from outside may have some,
-and code that accepts states from outside should refuse those.
+:func:`state_problems` lists every broken invariant of a state, in words; it finds none
+exactly when the state is reachable (up to a bound on the work of its history search, see
+its docstring). The rules never produce a state with a problem (the property tests and the
+exhaustive exploration check this on every state they reach); a state built by hand or
+read from outside may have some, and code that accepts states from outside should refuse
+those.
 """
 
-import itertools
 from collections import Counter
 
+from high_society._history import Undecided, auction_starters, find_history
 from high_society._text import short_repr
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, GameConfig, StatusCard, sort_cards
 from high_society.state import GameState, Phase, PlayerState
@@ -60,7 +62,18 @@ def state_problems(state: object) -> tuple[str, ...]:
     spent); every status card of the deck is in exactly one place (deck, auction, a
     seat, out of the game, the ending card); what each phase requires (no bids outside an
     auction, a Faux Pas discard only for a seat that owns a luxury card, the end only on
-    the last dark-green card, ...).
+    the last dark-green card, ...); an order of bids and passes that leads to the running
+    auction; and a history: an order of the past auctions, each with its starter (seat 0
+    first, then the last card's taker, R3, R6, R7), its winner or taker and its payments
+    (R5-R8), that explains every seat's status cards and spent money.
+
+    The result is empty exactly when some game from :func:`~high_society.new_game` leads
+    to ``state``, for every configuration, with one limit: the history search stops after
+    a fixed amount of work (``high_society._history.WORK_LIMIT``, tens of
+    milliseconds) and then accepts. On the explored games it always ends in time, and the
+    boundary check shows it exact there (docs/verification.md, "The boundary of
+    state_problems"); on standard games a state whose cards allow very many orders and
+    payments may be accepted unsearched.
 
     >>> import attrs
     >>> from high_society import new_game
@@ -181,7 +194,22 @@ def _phase_problems(state: GameState) -> list[str]:
             problems.append(f"seat {seat} holds Faux Pas and a luxury card without discarding")
         if discarding and not (pending and owns_luxury):
             problems.append(f"seat {seat} must discard but has no Faux Pas and luxury card")
+    if not problems and not _has_history(state):
+        problems.append(
+            "no order of the past auctions and payments from new_game leads to these"
+            " status cards and spent money (R3, R5-R8)"
+        )
     return problems
+
+
+def _has_history(state: GameState) -> bool:
+    """Whether some order of the past rounds, with some payments in each, explains the
+    state's status cards and spent money (:mod:`high_society._history`). A search that
+    needs more than its work limit counts as yes: never refuse a reachable state."""
+    try:
+        return find_history(state) is not None
+    except Undecided:
+        return True
 
 
 def _auction_problems(state: GameState) -> list[str]:
@@ -206,61 +234,6 @@ def _auction_problems(state: GameState) -> list[str]:
     return problems
 
 
-def _bidding_starters(state: GameState) -> list[int]:
-    """The seats that could have started the running auction, given the bids on the table
-    (empty when no order of bids and passes leads to them); see :func:`_could_start`.
-
-    Seats act in turn from the starter (R5, R6). So, walking from the seat to act: first
-    the seats that have not acted yet in this auction (not passed, nothing face up), then
-    seats that all acted, whose face-up totals rise in the order of their last bids.
-    """
-    players = state.players
-    n = len(players)
-    order = [(state.turn + i) % n for i in range(n)]
-    waiting = 0
-    while waiting < n and not players[order[waiting]].passed and not players[order[waiting]].table:
-        waiting += 1
-    acted = order[waiting:]
-    if any(not players[i].passed and not players[i].table for i in acted):
-        return []
-    totals = [players[i].bid for i in acted if not players[i].passed]
-    if any(a >= b for a, b in itertools.pairwise(totals)):
-        return []
-    if waiting == n:
-        return [state.turn]
-    if waiting:
-        return [order[waiting]]  # the first lap is still going: it began there
-    return [s for s in range(n) if _could_start(state, s)]
-
-
-def _could_start(state: GameState, starter: int) -> bool:
-    """Whether the auction, where every seat has acted, could have begun at ``starter``.
-
-    The seats still in, from the seat to act, made their last bids in that order. If the
-    first of them after the starter is not the seat to act, the seats from it on bid
-    before the seat to act did, and bid again after it: each first bid a part of their
-    face-up cards, rising, and all below the first bid of the seat to act.
-    """
-    players = state.players
-    n = len(players)
-    active = [(state.turn + i) % n for i in range(n) if not players[(state.turn + i) % n].passed]
-    first = next(i for i in ((starter + d) % n for d in range(n)) if not players[i].passed)
-    position = active.index(first)
-    if position == 0:
-        return True
-    last = 0
-    for seat in active[position:]:
-        table = players[seat].table
-        sums = {0}
-        for card in table:
-            sums |= {x + card for x in sums}
-        above = [x for x in sums if last < x < sum(table)]
-        if not above:
-            return False
-        last = min(above)
-    return last < players[active[0]].bid
-
-
 def _history_problems(state: GameState) -> list[str]:
     """What the cards taken and spent so far say about who could start this round."""
     problems = []
@@ -276,7 +249,7 @@ def _history_problems(state: GameState) -> list[str]:
         return bool(players[seat].status_cards or state.removed)
 
     if state.phase is Phase.AUCTION:
-        starters = _bidding_starters(state)
+        starters = auction_starters(state)
         if not starters:
             problems.append("no order of bids and passes from the round's start leads here")
         elif not any(could_have_taken_last(s) for s in starters):

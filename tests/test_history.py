@@ -1,0 +1,159 @@
+"""The search behind state_problems (high_society._history): every history it finds replays
+through the rules to the state, and on a small game it accepts exactly the reachable states.
+"""
+
+import random
+from collections import deque
+
+import attrs
+import pytest
+
+from high_society import (
+    GameConfig,
+    GameState,
+    Pass,
+    Reveal,
+    apply,
+    legal_actions,
+    new_game,
+    sort_cards,
+)
+from high_society._history import Undecided, find_history, history_actions
+from high_society.invariants import state_problems
+from tests.builders import FAUX_PAS, PASSE, SCANDALE, L, bid, won
+from tests.builders import play as play_actions
+from verification.boundary import single_changes
+
+NO_HISTORY = "no order of the past auctions"
+STRIDE = 50
+
+
+def replay(state: GameState) -> GameState:
+    """The state the history found for ``state`` leads to, played through ``apply``."""
+    rounds = find_history(state)
+    assert rounds is not None
+    after = new_game(len(state.players), state.config)
+    for action in history_actions(state, rounds):
+        after = apply(after, action)
+    return after
+
+
+def random_game(seed: int, players: int, config: GameConfig) -> list[GameState]:
+    """The states of one game of random legal actions (passes and small bids favoured)."""
+    rng = random.Random(seed)
+    state = new_game(players, config)
+    states = [state]
+    while legal := legal_actions(state):
+        pick = 0 if rng.random() < 0.4 else rng.randrange(min(len(legal), 8))
+        state = apply(state, legal[pick])
+        states.append(state)
+    return states
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_every_history_found_replays_to_its_state(seed: int) -> None:
+    # A history found is a witness: the rules themselves confirm each accept.
+    for state in random_game(seed, 3 + seed % 3, GameConfig()):
+        try:
+            assert replay(state) == state
+        except Undecided:
+            continue
+
+
+def reachable(players: int, config: GameConfig) -> set[GameState]:
+    """Every state reachable in a small game."""
+    start = new_game(players, config)
+    seen = {start}
+    queue = deque([start])
+    while queue:
+        state = queue.popleft()
+        for action in legal_actions(state):
+            after = apply(state, action)
+            if after not in seen:
+                seen.add(after)
+                queue.append(after)
+    return seen
+
+
+# Money 1, 2, 4 (more than the explorer's games: payments of two cards, bids below a
+# payment) and short decks, small enough to know every reachable state (about 5,000).
+SMALL = [
+    GameConfig(money=(1, 2, 4), deck=sort_cards([L(3), FAUX_PAS, SCANDALE])),
+    GameConfig(money=(1, 2, 4), deck=sort_cards([L(3), PASSE, SCANDALE])),
+]
+
+
+@pytest.mark.parametrize("config", SMALL, ids=["faux-pas", "passe"])
+def test_state_problems_is_exact_on_single_changes_in_a_small_game(config: GameConfig) -> None:
+    seen = reachable(3, config)
+    for state in sorted(seen, key=repr)[::STRIDE]:
+        assert replay(state) == state
+        for changed in single_changes(state):
+            assert (state_problems(changed) == ()) == (changed in seen), changed
+
+
+def test_R6_the_seat_before_the_starter_pays_only_above_a_bid_made_first() -> None:
+    # With money 1 only, nobody can bid below 1: the last seat to act (seat 2 in the first
+    # round) can win only free, never for 1.
+    config = GameConfig(money=(1,), deck=sort_cards([L(3), PASSE, SCANDALE]))
+    free = play_actions(Reveal(L(3)), Pass(0), Pass(1), config=config)
+    assert free.players[2].status_cards == (L(3),)
+    assert state_problems(free) == ()
+    paid = seat(free, 2, hand=frozenset(), spent=frozenset({1}))
+    assert any(NO_HISTORY in p for p in state_problems(paid))
+    # Seat 0 bid 1 first, so seat 1 could win for 2; then seat 1 starts.
+    config = GameConfig(money=(1, 2), deck=sort_cards([L(3), PASSE, SCANDALE]))
+    high = play_actions(Reveal(L(3)), bid(0, 1), bid(1, 2), Pass(2), Pass(0), config=config)
+    assert state_problems(high) == ()
+    # Seat 2 paying 1 would have needed a bid below 1 first.
+    low = attrs.evolve(
+        seat(
+            seat(high, 1, hand=frozenset({1, 2}), spent=frozenset(), status_cards=()),
+            2,
+            hand=frozenset({2}),
+            spent=frozenset({1}),
+            status_cards=(L(3),),
+        ),
+        turn=2,
+    )
+    assert any(NO_HISTORY in p for p in state_problems(low))
+
+
+def test_R7_disgrace_payments_rise_in_turn_order_from_the_starter() -> None:
+    rising = play_actions(Reveal(PASSE), bid(0, 1), bid(1, 2), Pass(2))
+    assert state_problems(rising) == ()
+    falling = seat(
+        seat(rising, 0, hand=rising.players[1].hand, spent=frozenset({2})),
+        1,
+        hand=rising.players[0].hand,
+        spent=frozenset({1}),
+    )
+    assert any(NO_HISTORY in p for p in state_problems(falling))
+
+
+def test_R8_the_lost_luxury_card_was_won_by_the_seat_that_took_faux_pas() -> None:
+    # Seat 0 won Luxury 3 for 1, then took Faux Pas and discarded it: seat 0 starts.
+    state = play_actions(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
+    state = apply(state, next(iter(legal_actions(state))))
+    assert state_problems(state) == ()
+    # Had seat 1 paid for Luxury 3, seat 1 would have won it and would start.
+    moved = seat(
+        seat(state, 0, hand=state.players[1].hand, spent=frozenset()),
+        1,
+        hand=state.players[0].hand,
+        spent=frozenset({1}),
+    )
+    assert any(NO_HISTORY in p for p in state_problems(moved))
+
+
+def seat(state: GameState, i: int, **changes: object) -> GameState:
+    players = list(state.players)
+    players[i] = attrs.evolve(players[i], **changes)  # type: ignore[arg-type]
+    return attrs.evolve(state, players=tuple(players))
+
+
+def test_a_search_past_its_limit_is_undecided_and_the_state_accepted() -> None:
+    state = random_game(7, 5, GameConfig())[-1]
+    with pytest.raises(Undecided):
+        find_history(state, limit=1)
+    assert state_problems(state) == ()  # reachable: found within the default limit

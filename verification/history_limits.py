@@ -1,0 +1,141 @@
+"""How long ``state_problems`` takes on hostile states, and how often its history search
+stops at its work limit on standard games (docs/verification.md, "The boundary of
+state_problems"). Not part of CI: it measures time, and only reports.
+
+Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES]``.
+"""
+
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+
+from high_society import (
+    STANDARD_DECK,
+    GameConfig,
+    GameState,
+    Phase,
+    PlayerState,
+    StatusCard,
+    apply,
+    legal_actions,
+    new_game,
+    sort_cards,
+)
+from high_society import _history as history
+from high_society.bots import HeuristicBot
+from high_society.host import play
+from high_society.invariants import state_problems
+
+#: The largest configurations allowed: 12 money cards (MAX_MONEY_CARDS), 5 players.
+LARGEST = {
+    "standard values and 30": (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25, 30),
+    "twelve values up to 997": tuple(sorted(v * 83 % 997 + 1 for v in range(1, 13))),
+}
+
+
+def _timed(state: GameState) -> float:
+    """CPU seconds of ``state_problems(state)``, with no answer cached."""
+    history.clear_cache()
+    began = time.process_time()
+    state_problems(state)
+    return time.process_time() - began
+
+
+def hand_built(config: GameConfig) -> GameState:
+    """Seats 1 to 4 spent all their money with one luxury card each; the three disgrace
+    cards are taken and a luxury card is out of the game: very many orders and payments."""
+    money = frozenset(config.money)
+    owned = [
+        [StatusCard.PASSE],
+        [StatusCard.SCANDALE],
+        [StatusCard.LUXURY_1],
+        [StatusCard.LUXURY_2],
+        [StatusCard.LUXURY_4],
+    ]
+    spent = [frozenset(), money, money, money, money]
+    removed = (StatusCard.LUXURY_3, StatusCard.FAUX_PAS)
+    deck = list(config.deck)
+    for card in [c for o in owned for c in o] + list(removed):
+        deck.remove(card)
+    players = tuple(
+        PlayerState(hand=money - s, spent=s, status_cards=sort_cards(o))
+        for o, s in zip(owned, spent, strict=True)
+    )
+    return GameState(config, players, tuple(deck), Phase.REVEAL, 0, None, removed)
+
+
+def random_states(config: GameConfig, rng: random.Random, count: int) -> Iterator[GameState]:
+    """States between rounds with 8 to 14 auctions done: status cards dealt to random
+    seats (Faux Pas with a luxury card out of the game), random spent money."""
+    money = list(config.money)
+    while count:
+        deck = list(config.deck)
+        rng.shuffle(deck)
+        cut = rng.randint(8, 14)
+        done, rest = deck[:cut], deck[cut:]
+        if not any(c.is_dark_green for c in rest):
+            continue
+        owned: list[list[StatusCard]] = [[] for _ in range(5)]
+        for card in done:
+            owned[rng.randrange(5)].append(card)
+        removed: tuple[StatusCard, ...] = ()
+        for cards in owned:
+            luxury = [c for c in cards if c.is_luxury]
+            if StatusCard.FAUX_PAS in cards and luxury:
+                cards.remove(StatusCard.FAUX_PAS)
+                cards.remove(luxury[0])
+                removed = (luxury[0], StatusCard.FAUX_PAS)
+        sizes = [0, 11, 12, rng.randint(1, 12)]
+        spent = [frozenset(rng.sample(money, rng.choice(sizes))) for _ in range(5)]
+        players = tuple(
+            PlayerState(hand=frozenset(money) - s, spent=s, status_cards=sort_cards(o))
+            for o, s in zip(owned, spent, strict=True)
+        )
+        turn = rng.randrange(5)
+        yield GameState(config, players, sort_cards(rest), Phase.REVEAL, turn, None, removed)
+        count -= 1
+
+
+def undecided(states: list[GameState]) -> Counter[str]:
+    """How the history search ends on reachable states: a history found, or its limit."""
+    ends: Counter[str] = Counter()
+    for state in states:
+        try:
+            ends["found" if history.find_history(state) is not None else "REFUTED"] += 1
+        except history.Undecided:
+            ends["undecided"] += 1
+    return ends
+
+
+def main(argv: list[str]) -> int:
+    count = int(argv[0]) if argv else 300
+    for name, money in LARGEST.items():
+        config = GameConfig(money=money, deck=STANDARD_DECK)
+        built = _timed(hand_built(config))
+        times = [_timed(s) for s in random_states(config, random.Random(1), count)]
+        print(
+            f"5 players, {name}: hand-built {1000 * built:.0f} ms;"
+            f" {count} random states: mean {1000 * sum(times) / count:.1f} ms,"
+            f" max {1000 * max(times):.0f} ms"
+        )
+    games: list[GameState] = []
+    for seed in range(20):
+        bots = [HeuristicBot(seed * 5 + i) for i in range(3 + seed % 3)]
+        games += [step.after for step in play(bots, seed=seed)]
+    print(f"every state of 20 HeuristicBot games ({len(games)}): {dict(undecided(games))}")
+    rng = random.Random(2)
+    walked: list[GameState] = []
+    for _ in range(20):
+        state = new_game(rng.randint(3, 5))
+        while legal := legal_actions(state):
+            pick = 0 if rng.random() < 0.4 else rng.randrange(min(len(legal), 8))
+            state = apply(state, legal[pick])
+            walked.append(state)
+    print(f"every state of 20 random-walk games ({len(walked)}): {dict(undecided(walked))}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -51,6 +51,18 @@ def test_subsets_no_table_has_handed_out_yet_are_built_right() -> None:
     ]
 
 
+def test_the_tables_kept_stay_within_their_memory_budget() -> None:
+    # Hands from outside (states read from JSON, each with its own config) can be many and
+    # large. Tables of 12 wide cards are estimated at about 0.8 MB each, so the 64 MiB
+    # budget keeps well under a hundred of them; the count limit alone would keep 8,192.
+    rng = random.Random(7)
+    most = 0
+    for _ in range(200):
+        bid_table(frozenset(rng.sample(range(900, 1001), 12)))
+        most = max(most, len(TABLES))
+    assert most <= 100
+
+
 def test_starts_gives_where_the_bids_above_each_total_begin() -> None:
     table = BidTable(frozenset({1, 2, 3}))
     for above in range(7):

@@ -76,7 +76,7 @@ def main() -> None:
     for workers in (1, 2):
         with (
             LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+                n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
             ) as cluster,
             Client(cluster) as client,  # type: ignore[no-untyped-call]
         ):

@@ -83,7 +83,9 @@ def dask_executor() -> Iterator[Executor]:
             n_workers=2,
             threads_per_worker=1,
             processes=False,
-            dashboard_address=None,
+            # Any free port: with None the scheduler's HTTP server still asks for 8787, and
+            # on a machine where that is taken it warns (an error here) and the test fails.
+            dashboard_address=":0",
         ) as cluster,
         distributed.Client(cluster) as client,
     ):

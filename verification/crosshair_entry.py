@@ -32,20 +32,10 @@ from crosshair.core import register_type
 from crosshair.options import AnalysisOptionSet, option_set_from_dict
 from crosshair.tracers import ResumedTracing
 
-from high_society import STANDARD, GameConfig, StatusCard, sort_cards
+from high_society import STANDARD, GameConfig
+from verification.small_game import SMALL_GAME
 
-REDUCED = GameConfig(
-    money=(1, 2, 4),
-    deck=sort_cards(
-        [
-            StatusCard.LUXURY_3,
-            StatusCard.PRESTIGE,
-            StatusCard.FAUX_PAS,
-            StatusCard.PASSE,
-            StatusCard.SCANDALE,
-        ]
-    ),
-)
+REDUCED = SMALL_GAME
 
 
 def _config(factory: object) -> GameConfig:

@@ -21,9 +21,10 @@ from types import CodeType
 
 import attrs
 
-from high_society import Bid, GameConfig, GameState, Phase, PlayerState, StatusCard, sort_cards
+from high_society import Bid, GameState, Phase, PlayerState, StatusCard, sort_cards
 from high_society.cards import LUXURY
 from high_society.scoring import status_of
+from verification.small_game import SMALL_GAME
 
 #: A function's input, by parameter name.
 Inputs = Mapping[str, object]
@@ -96,18 +97,7 @@ def seat_card_sets() -> Iterator[Inputs]:
 
 
 #: The small game of the bid enumeration (the CrossHair gate's reduced configuration).
-SMALL = GameConfig(
-    money=(1, 2, 4),
-    deck=sort_cards(
-        [
-            StatusCard.LUXURY_3,
-            StatusCard.PRESTIGE,
-            StatusCard.FAUX_PAS,
-            StatusCard.PASSE,
-            StatusCard.SCANDALE,
-        ]
-    ),
-)
+SMALL = SMALL_GAME
 #: How many seats the bid enumeration plays.
 BID_SEATS = 3
 

@@ -264,8 +264,9 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
     _has_reset = True
 
     def observe(self, agent: str) -> Observation:
-        """``agent``'s observation: the R14 tensor (a new array) and the action mask (a
-        read-only array, shared with other observations that have the same mask).
+        """``agent``'s observation: the R14 tensor (a read-only array of its own) and the
+        action mask (a read-only array, shared with other observations that have the same
+        mask).
 
         Raises:
             AssertionError: :class:`ClassicEnv` only, before the first reset.
@@ -277,9 +278,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         phase = game.phase
         acts = (phase is _AUCTION or phase is _DISCARD) and game.turn == seat  # to_act(game)
         return {
-            # Float32 bytes from the writer (only what the last action changed is remade),
-            # read in place by numpy: read-only, as the bytes are.
-            "observation": np.frombuffer(self._writer.values(game, seat), _FLOAT32),
+            "observation": self._tensor(seat),
             "action_mask": _mask(game) if acts else self._no_mask,
         }
 

@@ -46,6 +46,23 @@ def test_status_is_exact_and_independent_of_order(cards: list[StatusCard], rnd: 
     assert status_of([c for c in cards if c is not StatusCard.FAUX_PAS]).status == got.status
 
 
+@given(owned_cards())
+def test_the_breakdown_counts_each_kind_of_card(cards: list[StatusCard]) -> None:
+    # Each field from the cards' names, not from the facts status_of reads.
+    luxury = sorted(
+        (c for c in cards if c in LUXURY), key=lambda c: int(c.value.removeprefix("luxury-"))
+    )
+    assert status_of(cards) == StatusBreakdown(
+        luxury_cards=tuple(luxury),
+        luxury_sum=sum(int(c.value.removeprefix("luxury-")) for c in luxury),
+        passe=StatusCard.PASSE in cards,
+        prestige=sum(1 for c in cards if c.value == "prestige"),
+        scandale=StatusCard.SCANDALE in cards,
+        faux_pas_pending=StatusCard.FAUX_PAS in cards,
+        status=expected_status(cards),
+    )
+
+
 @st.composite
 def table_results(
     draw: st.DrawFn,

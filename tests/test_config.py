@@ -126,3 +126,13 @@ def test_a_config_shows_only_what_differs_from_the_standard_game() -> None:
     )
     # help(new_game) shows the default config in a few characters, not the whole deck.
     assert "config: high_society.cards.GameConfig = GameConfig()" in pydoc.render_doc(new_game)
+
+
+def test_each_card_knows_its_luxury_value_from_its_name() -> None:
+    # The value is kept on the member (set once, read by scoring for every card): it must
+    # be the number in the card's name, and 0 for the other cards.
+    for card in StatusCard:
+        number = card.value.removeprefix("luxury-")
+        assert card.luxury_value == (int(number) if number != card.value else 0)
+        assert card.is_luxury == (card.value.startswith("luxury-"))
+    assert [StatusCard.luxury(v).luxury_value for v in range(1, 11)] == list(range(1, 11))

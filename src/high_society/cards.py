@@ -100,6 +100,13 @@ class StatusCard(enum.Enum):
     PASSE = "passe"
     SCANDALE = "scandale"
 
+    def __init__(self, value: str) -> None:
+        # The luxury value is kept on the member itself: reading an attribute is several
+        # times cheaper than a dict keyed by members, which hashes the member through
+        # Enum.__hash__ (Python code). Scoring reads it for every card.
+        number = value.removeprefix("luxury-")
+        self._luxury_value = int(number) if number != value else 0
+
     @property
     def kind(self) -> CardKind:
         """Luxury, prestige or disgrace (Scandale is a disgrace card)."""
@@ -108,12 +115,12 @@ class StatusCard(enum.Enum):
     @property
     def luxury_value(self) -> int:
         """The face value of a luxury card (1 to 10); 0 for any other card."""
-        return _LUXURY_VALUE.get(self, 0)
+        return self._luxury_value
 
     @property
     def is_luxury(self) -> bool:
         """True for the ten luxury cards."""
-        return self in LUXURY
+        return self._luxury_value > 0
 
     @property
     def is_disgrace(self) -> bool:
@@ -150,13 +157,12 @@ DISGRACE: frozenset[StatusCard] = frozenset(
 #: R2: the three prestige cards and Scandale.
 DARK_GREEN: frozenset[StatusCard] = frozenset({StatusCard.PRESTIGE, StatusCard.SCANDALE})
 
-_LUXURY_VALUE = {c: int(c.value.removeprefix("luxury-")) for c in LUXURY}
 _KIND = {
     c: CardKind.LUXURY if c in LUXURY else CardKind.DISGRACE if c in DISGRACE else CardKind.PRESTIGE
     for c in StatusCard
 }
 _LABEL = {
-    **{c: f"Luxury {v}" for c, v in _LUXURY_VALUE.items()},
+    **{c: f"Luxury {c.luxury_value}" for c in LUXURY},
     StatusCard.PRESTIGE: "Prestige",
     StatusCard.FAUX_PAS: "Faux Pas",
     StatusCard.PASSE: "Passé",

@@ -10,7 +10,7 @@ from fractions import Fraction
 import attrs
 
 from high_society._text import short_repr
-from high_society.cards import StatusCard
+from high_society.cards import LUXURY, StatusCard
 from high_society.errors import GameNotOverError, OutOfRangeError
 from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
 from high_society.state import GameState, PlayerState
@@ -28,6 +28,14 @@ __all__ = [
 ]
 
 PASSE_PENALTY = 5
+
+# Reading a member off its Enum class is slow on 3.11 (EnumType has a __getattr__): once here.
+_PRESTIGE = StatusCard.PRESTIGE
+_FAUX_PAS = StatusCard.FAUX_PAS
+_PASSE = StatusCard.PASSE
+_SCANDALE = StatusCard.SCANDALE
+# Each luxury value names one card.
+_LUXURY_CARD = {card.luxury_value: card for card in LUXURY}
 
 
 @attrs.frozen
@@ -105,18 +113,19 @@ def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
     post: __return__.status == Fraction((sum(c.luxury_value for c in cards) - 5 * (StatusCard.PASSE in cards)) * pow(2, list(cards).count(StatusCard.PRESTIGE)), pow(2, StatusCard.SCANDALE in cards))
     post: __return__ == status_of(list(reversed(cards)))
     """  # noqa: E501 (a PEP 316 condition is one line)
-    luxury = tuple(sorted((c for c in cards if c.is_luxury), key=lambda c: c.luxury_value))
-    luxury_sum = sum(c.luxury_value for c in luxury)
-    passe = StatusCard.PASSE in cards
-    prestige = sum(1 for c in cards if c is StatusCard.PRESTIGE)
-    scandale = StatusCard.SCANDALE in cards
+    # Sorted as ints, then read back as the cards they name: no sort key to call per card.
+    values = sorted([value for card in cards if (value := card.luxury_value)])
+    luxury_sum = sum(values)
+    passe = _PASSE in cards
+    prestige = cards.count(_PRESTIGE)
+    scandale = _SCANDALE in cards
     return StatusBreakdown(
-        luxury_cards=luxury,
+        luxury_cards=tuple(map(_LUXURY_CARD.__getitem__, values)),
         luxury_sum=luxury_sum,
         passe=passe,
         prestige=prestige,
         scandale=scandale,
-        faux_pas_pending=StatusCard.FAUX_PAS in cards,
+        faux_pas_pending=_FAUX_PAS in cards,
         status=_status(luxury_sum, passe, prestige, scandale),
     )
 
@@ -129,10 +138,8 @@ def _status(luxury_sum: int, passe: bool, prestige: int, scandale: bool) -> Frac
     post: __return__ == Fraction((luxury_sum - 5 * passe) * pow(2, prestige), pow(2, scandale))
     post: __return__.denominator in (1, 2)
     """
-    value = Fraction((luxury_sum - PASSE_PENALTY * passe) << prestige)
-    if scandale:
-        value /= 2
-    return value
+    points = (luxury_sum - PASSE_PENALTY * passe) << prestige
+    return Fraction(points, 2) if scandale else Fraction(points)
 
 
 def breakdown(state: GameState, seat: int) -> StatusBreakdown:

@@ -20,12 +20,16 @@ from typing import NamedTuple
 from high_society._fast import randbelow
 from high_society.actions import Action, Reveal
 from high_society.bots import Bot
-from high_society.cards import STANDARD, GameConfig
+from high_society.cards import STANDARD, GameConfig, StatusCard
 from high_society.errors import InvalidConfigError, NoRevealDueError
 from high_society.rules import apply, new_game
 from high_society.state import GameState, Phase
 
 __all__ = ["Dealer", "Step", "play", "play_game"]
+
+
+#: Actions are values: one ``Reveal`` per card serves every game.
+_REVEAL_OF = {card: Reveal(card) for card in StatusCard}
 
 
 class Dealer:
@@ -52,7 +56,7 @@ class Dealer:
             phase = state.phase.value
             raise NoRevealDueError(f"no reveal is due: the game is in its {phase} phase")
         deck = state.deck
-        return Reveal(deck[randbelow(self._getrandbits, len(deck))])  # randrange, faster
+        return _REVEAL_OF[deck[randbelow(self._getrandbits, len(deck))]]  # randrange, faster
 
 
 class Step(NamedTuple):

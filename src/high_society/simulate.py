@@ -19,6 +19,7 @@ True
 import functools
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from fractions import Fraction
@@ -31,7 +32,6 @@ from high_society.cards import STANDARD, GameConfig, check_players
 from high_society.errors import InvalidConfigError
 from high_society.host import Dealer, play
 from high_society.parallel import game_seed, run_chunks
-from high_society.rules import new_game
 from high_society.scoring import result
 
 __all__ = ["POLICIES", "SimulationStats", "simulate"]
@@ -232,9 +232,10 @@ def _play_games(
         rng = random.Random(game_seed(seed, index))
         bots = _bots(policy, players, rng)
         dealer = Dealer(rng.getrandbits(64))
-        state = dealt = new_game(players, config)
-        for _, _, state in play(bots, dealer=dealer, start=dealt):  # noqa: B007 (kept: the last)
-            actions += 1
+        # Only the count and the last step are kept: enumerate and deque run the loop in C.
+        played, last = deque(enumerate(play(bots, dealer=dealer, config=config), 1), maxlen=1)[0]
+        actions += played
+        state = last.after
         histogram[state.auctions_started] += 1
         outcome = result(state)
         for seat in outcome.cast_out:

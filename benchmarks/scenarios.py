@@ -2,12 +2,12 @@
 
 import random
 
-import attrs
-
 from high_society import (
+    STANDARD_MONEY,
     Action,
     Bid,
     Discard,
+    GameConfig,
     GameState,
     Pass,
     Phase,
@@ -78,12 +78,10 @@ def mid_game(players: int = 4, seed: int = 1) -> GameState:
 
 def hand_of(size: int) -> GameState:
     """Seat 0 must bid or pass holding ``size`` money cards, with nothing bid yet: every
-    one of its 2**size - 1 subsets is a legal bid. The other cards were spent earlier."""
-    state = after(Reveal(L5))
-    p = state.players[0]
-    cards = sorted(p.hand)
-    seat0 = attrs.evolve(p, hand=frozenset(cards[:size]), spent=frozenset(cards[size:]))
-    state = attrs.evolve(state, players=(seat0, *state.players[1:]))
+    one of its 2**size - 1 subsets is a legal bid. The game deals the ``size`` lowest money
+    cards of the standard game (a state with the other cards spent would need auctions won
+    with them: ``state_problems`` refuses money spent on nothing)."""
+    state = apply(new_game(4, GameConfig(money=STANDARD_MONEY[:size])), Reveal(L5))
     assert not state_problems(state), state_problems(state)
     return state
 

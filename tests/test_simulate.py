@@ -121,6 +121,33 @@ def test_simulate_is_deterministic_for_a_seed() -> None:
     assert simulate(players=3, games=25, seed=12) != first
 
 
+@pytest.mark.parametrize(
+    ("policy", "actions", "wins", "no_winner", "cast_out", "winning_status"),
+    [
+        ("uniform", 1937, (1, 1, 4, 2), 22, (29, 28, 26, 26), 174),
+        ("heuristic", 2672, (4, 10, 10, 6), 0, (16, 13, 11, 16), 393),
+    ],
+)
+def test_a_seed_plays_the_same_games_as_it_always_has(
+    policy: str,
+    actions: int,
+    wins: tuple[int, ...],
+    no_winner: int,
+    cast_out: tuple[int, ...],
+    winning_status: int,
+) -> None:
+    # Figures of the engine before its speed work on the bots' draws and on scoring (commit
+    # 4c7efbc): a faster path that changed which games a seed plays would change them.
+    stats = simulate(players=4, games=30, seed=2026, policy=policy)
+    assert stats.actions == actions
+    assert stats.auction_histogram == (0, 0, 0, 0, 0, 0, 1, 0, 3, 3, 2, 2, 2, 4, 6, 7)
+    assert stats.wins == wins
+    assert stats.shared_wins == 0
+    assert stats.no_winner == no_winner
+    assert stats.cast_out == cast_out
+    assert stats.winning_status_total == winning_status
+
+
 def replay_by_hand(players: int, games: int, seed: int) -> list[GameState]:
     """The games simulate plays, rebuilt from its documented seeding: game ``i`` has its own
     ``random.Random(game_seed(seed, i))``, which gives each seat's bot a 64-bit seed, then

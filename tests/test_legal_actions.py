@@ -150,6 +150,17 @@ def test_bids_excludes_pass() -> None:
     assert len(bids) == len(legal_actions(state)) - 1
 
 
+def test_bids_is_the_same_lazy_view_in_every_phase_typed_as_bids() -> None:
+    auction = play_actions(Reveal(L(5)))
+    discard = play_actions(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
+    views = [legal_actions(s).bids() for s in (new_game(3), auction, discard)]
+    assert [len(v) for v in views] == [0, 2047, 0]
+    assert len({type(v) for v in views}) == 1  # no list outside an auction
+    assert not isinstance(views[1], list | tuple)  # the 2,047 bids are not built
+    first: Bid = views[1][0]  # typed Sequence[Bid]: mypy --strict needs no isinstance
+    assert first.total == 1
+
+
 def test_reveal_choices_are_the_distinct_cards_left() -> None:
     legal = legal_actions(new_game(3))
     assert len(legal) == 14  # three prestige cards are one choice

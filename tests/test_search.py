@@ -56,9 +56,7 @@ def test_search_actions_per_total_are_the_fewest_and_the_most_cards() -> None:
     for action in search_actions(state, bid_totals=6):
         if not isinstance(action, Bid):
             continue
-        same = [
-            b for b in legal_actions(state).bids() if isinstance(b, Bid) and b.total == action.total
-        ]
+        same = [b for b in legal_actions(state).bids() if b.total == action.total]
         sizes = {len(b.cards) for b in same}
         assert len(action.cards) in (min(sizes), max(sizes))
 

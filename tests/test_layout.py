@@ -6,6 +6,7 @@ import ast
 import functools
 import inspect
 import re
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -323,3 +324,32 @@ def test_the_readme_lists_the_layers_of_layers() -> None:
     listing = between(README, "Dependencies run one way", "\n\n- ")
     lines = re.findall(r"^\d+\. (.*)$", listing, re.MULTILINE)
     assert [re.findall(r"`([\w.]+)`", line) for line in lines] == [list(x) for x in LAYERS]
+
+
+# --- The project's metadata ----------------------------------------------------------------
+
+
+def test_the_license_file_is_the_license_the_metadata_names() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")
+
+
+def test_the_python_classifiers_name_the_pythons_the_suite_runs_on() -> None:
+    # CI runs the lowest Python that requires-python allows; `tasks.py pythons` the others.
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    lowest = project["requires-python"].removeprefix(">=")
+    pythons = next(
+        node
+        for node in ast.walk(ast.parse((ROOT / "tasks.py").read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name == "pythons"
+    )
+    others = next(
+        ast.literal_eval(node.values[1])
+        for node in ast.walk(pythons)
+        if isinstance(node, ast.BoolOp) and isinstance(node.values[1], ast.Tuple)
+    )
+    named = {c.removeprefix("Programming Language :: Python :: ") for c in project["classifiers"]}
+    assert others, "tasks.py pythons names no other Python"
+    assert {v for v in named if v.startswith("3.")} == {lowest, *others}

@@ -30,8 +30,7 @@ from high_society import (
 from high_society.bots import Bot, HeuristicBot, RandomBot
 from high_society.host import Dealer, play, play_game
 from high_society.invariants import state_problems
-from tests.builders import FAUX_PAS, PRESTIGE, L, won
-from tests.builders import play as play_actions
+from tests.builders import FAUX_PAS, PRESTIGE, L, play_actions, won
 
 
 def test_the_dealer_draws_only_cards_left_in_the_deck() -> None:

@@ -326,6 +326,81 @@ def test_the_readme_lists_the_layers_of_layers() -> None:
     assert [re.findall(r"`([\w.]+)`", line) for line in lines] == [list(x) for x in LAYERS]
 
 
+# --- The tests' shared builders ------------------------------------------------------------
+
+#: The modules that hold the tests' shared builders (states, actions, configurations,
+#: strategies), by module name.
+BUILDERS = {
+    "tests/builders.py": "tests.builders",
+    "property_tests/strategies.py": "property_tests.strategies",
+}
+
+
+def module_bindings(tree: ast.Module) -> dict[str, str]:
+    """The names a module binds at its top level: ``{name: "def" | "=" | "from m import x"}``
+    (type variables left out: each generic module has its own ``T``)."""
+    bound: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            bound[node.name] = "def"
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and not (
+            isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == "TypeVar"
+        ):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bound |= {target.id: "=" for target in targets if isinstance(target, ast.Name)}
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                bound[alias.asname or alias.name] = f"from {node.module} import {alias.name}"
+        elif isinstance(node, ast.Import):
+            bound |= {alias.asname or alias.name.split(".")[0]: "import" for alias in node.names}
+    return bound
+
+
+def misused_builder_names(files: dict[str, ast.Module]) -> list[str]:
+    """Where a test module binds a builder's name to anything but that builder (``L`` as
+    ``StatusCard`` where it means ``StatusCard.luxury``, a second ``auction()``), or gives a
+    builder a second name (``play_actions as play``)."""
+    builders: dict[str, str] = {}
+    for path, module in BUILDERS.items():
+        for name, how in module_bindings(files[path]).items():
+            if how in {"def", "="} and not name.startswith("_"):
+                builders[name] = module
+    return [
+        f"{path}: {name} ({how})"
+        for path, tree in files.items()
+        if path not in BUILDERS
+        for name, how in module_bindings(tree).items()
+        if (name in builders and how != f"from {builders[name]} import {name}")
+        or (
+            how.startswith(tuple(f"from {m} import " for m in BUILDERS.values()))
+            and not how.endswith(f" {name}")
+        )
+    ]
+
+
+def test_a_builder_is_defined_once_and_its_name_means_it_in_every_test() -> None:
+    files = {
+        str(path.relative_to(ROOT)): ast.parse(path.read_text(encoding="utf-8"))
+        for folder in ("tests", "property_tests")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+    }
+    assert misused_builder_names(files) == []
+    planted = {
+        **{path: files[path] for path in BUILDERS},
+        "tests/a.py": ast.parse(
+            "from high_society import StatusCard as L\nfrom tests.builders import won"
+        ),
+        "tests/b.py": ast.parse(
+            "from tests.builders import play_actions as play\ndef auction(): ..."
+        ),
+    }
+    assert misused_builder_names(planted) == [
+        "tests/a.py: L (from high_society import StatusCard)",
+        "tests/b.py: play (from tests.builders import play_actions)",
+        "tests/b.py: auction (def)",
+    ]
+
+
 # --- The project's metadata ----------------------------------------------------------------
 
 

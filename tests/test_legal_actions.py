@@ -26,8 +26,7 @@ from high_society import (
 )
 from high_society.bots import HeuristicBot
 from high_society.host import play
-from tests.builders import FAUX_PAS, L, bid, won
-from tests.builders import play as play_actions
+from tests.builders import FAUX_PAS, L, bid, play_actions, won
 
 
 def brute_force(state: GameState) -> set[Action]:

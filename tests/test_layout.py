@@ -326,6 +326,14 @@ def test_the_readme_lists_the_layers_of_layers() -> None:
     assert [re.findall(r"`([\w.]+)`", line) for line in lines] == [list(x) for x in LAYERS]
 
 
+def test_the_example_client_uses_only_the_public_api() -> None:
+    # docs/client-guide.md walks through cli/play.py as a client would write it.
+    tiers = {"__init__"} | {
+        f"{m}.__init__" if f"{m}.__init__" in modules() else m for m in public_modules()
+    }
+    assert module_imports()["cli.play"] <= tiers
+
+
 # --- The tests' shared builders ------------------------------------------------------------
 
 #: The modules that hold the tests' shared builders (states, actions, configurations,

@@ -160,6 +160,15 @@ def test_play_takes_a_dealer_or_a_seed_not_both() -> None:
         next(play(bots, seed=1, dealer=Dealer(1)))
 
 
+@pytest.mark.parametrize("count", [2, 4])
+def test_play_from_a_start_wants_one_bot_per_seat_before_any_step(count: int) -> None:
+    # Too few bots once failed mid-game with a bare IndexError; too many were ignored.
+    bots = [RandomBot(i) for i in range(count)]
+    steps = play(bots, seed=1, start=new_game(3))
+    with pytest.raises(InvalidConfigError, match=f"{count} bots for a game of 3 seats"):
+        next(steps)
+
+
 def test_play_with_a_dealer_draws_from_it_so_one_dealer_serves_many_games() -> None:
     def reveals(dealer: Dealer, seed: int) -> list[Action]:
         bots = [RandomBot(seed + i) for i in range(3)]

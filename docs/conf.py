@@ -3,14 +3,17 @@
 Build: ``python3 tasks.py docs`` (``sphinx-build -W --keep-going -n -b html docs docs/_build``).
 """
 
+import enum
 import sys
 from pathlib import Path
 
+import attrs
 from docutils import nodes
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.ext import napoleon
+from sphinx.util import logging
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
@@ -118,9 +121,63 @@ def _napoleon_except_attributes(
         napoleon._process_docstring(app, what, name, obj, options, lines)
 
 
+def _split_parameters(signature: str) -> list[str]:
+    """``"(a: int, b: tuple[int, ...] = ())"`` -> ``["a: int", "b: tuple[int, ...] = ()"]``."""
+    parameters, depth, start = [], 0, 1
+    for i, char in enumerate(signature[1:-1], 1):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parameters.append(signature[start:i].strip())
+            start = i + 1
+    parameters.append(signature[start:-1].strip())
+    return [p for p in parameters if p]
+
+
+def _show_default(value: object) -> str:
+    return f"{type(value).__name__}.{value.name}" if isinstance(value, enum.Enum) else repr(value)
+
+
+def _attrs_defaults(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: object,
+    options: object,
+    signature: str | None,
+    return_annotation: str | None,
+) -> tuple[str | None, str | None] | None:
+    """An attrs class's defaults as values (``phase: Phase = Phase.REVEAL``).
+
+    attrs writes its ``__init__`` with ``attr_dict['phase'].default`` as a default, and
+    ``NOTHING`` for a factory, which ``autodoc_preserve_defaults`` would print as they are.
+    A default left unreadable is a warning, so ``-W`` fails the build.
+    """
+    if what != "class" or signature is None or not attrs.has(obj):
+        return None
+    fields = {field.alias: field for field in attrs.fields(obj)}
+    shown = []
+    for parameter in _split_parameters(signature):
+        head, equals, default = parameter.rpartition(" = ")
+        field = fields.get(head.split(":")[0].strip())
+        if equals and field is not None and (default == "NOTHING" or "attr_dict[" in default):
+            value = field.default
+            if isinstance(value, attrs.Factory) and not value.takes_self:
+                value = value.factory()
+            parameter = f"{head} = {_show_default(value)}"
+        shown.append(parameter)
+    signature = f"({', '.join(shown)})"
+    if "attr_dict[" in signature or "NOTHING" in signature:
+        logging.getLogger(__name__).warning("%s: unreadable attrs default in %s", name, signature)
+    return signature, return_annotation
+
+
 def setup(app: Sphinx) -> None:
     for listener in list(app.events.listeners.get("autodoc-process-docstring", [])):
         if listener.handler is napoleon._process_docstring:
             app.disconnect(listener.id)
     app.connect("autodoc-process-docstring", _napoleon_except_attributes)
     app.connect("missing-reference", _public_alias)
+    app.connect("autodoc-process-signature", _attrs_defaults)

@@ -24,6 +24,8 @@ PRESTIGE = StatusCard.PRESTIGE
 FAUX_PAS = StatusCard.FAUX_PAS
 PASSE = StatusCard.PASSE
 SCANDALE = StatusCard.SCANDALE
+#: A small game: three money cards and four status cards, every kind but Faux Pas.
+FOUR_CARD_GAME = GameConfig(money=(1, 2, 4), deck=sort_cards([L(3), PRESTIGE, PASSE, SCANDALE]))
 
 
 def bid(seat: int, *cards: int) -> Bid:
@@ -31,7 +33,7 @@ def bid(seat: int, *cards: int) -> Bid:
     return Bid(seat, frozenset(cards))
 
 
-def play(*actions: Action, players: int = 3, config: GameConfig = STANDARD) -> GameState:
+def play_actions(*actions: Action, players: int = 3, config: GameConfig = STANDARD) -> GameState:
     """The state after ``actions`` from a new game."""
     return then(new_game(players, config), *actions)
 
@@ -45,12 +47,12 @@ def then(state: GameState, *actions: Action) -> GameState:
 
 def auction() -> GameState:
     """A new 3-player game with Luxury 5 up; seat 0 must act."""
-    return play(Reveal(L(5)))
+    return play_actions(Reveal(L(5)))
 
 
 def discard_due() -> GameState:
     """Seat 0 owns Luxury 3 and Luxury 8 and has just taken Faux Pas: it must discard."""
-    return play(*won(L(3), 0, 1), *won(L(8), 0, 2), Reveal(FAUX_PAS), Pass(0))
+    return play_actions(*won(L(3), 0, 1), *won(L(8), 0, 2), Reveal(FAUX_PAS), Pass(0))
 
 
 def won(card: StatusCard, seat: int, *price: int, players: int = 3) -> list[Action]:

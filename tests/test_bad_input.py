@@ -18,7 +18,7 @@ from high_society import (
     new_game,
     why_illegal,
 )
-from tests.builders import FAUX_PAS, L, auction, discard_due, play, won
+from tests.builders import FAUX_PAS, L, auction, discard_due, play_actions, won
 
 BAD: list[tuple[str, GameState, object, Reason]] = [
     ("a string", auction(), "bid 3", Reason.NOT_AN_ACTION),
@@ -50,7 +50,7 @@ BAD: list[tuple[str, GameState, object, Reason]] = [
     ("discard of a non-luxury", discard_due(), Discard(0, FAUX_PAS), Reason.NOT_A_LUXURY_YOU_OWN),
     (
         "a card not in hand",
-        play(*won(L(3), 0, 1), Reveal(L(4))),
+        play_actions(*won(L(3), 0, 1), Reveal(L(4))),
         Bid(0, frozenset({1})),
         Reason.CARD_NOT_IN_HAND,
     ),
@@ -72,7 +72,7 @@ def test_bad_input_is_refused_and_changes_nothing(
 
 
 def test_true_is_refused_even_where_1_would_be_legal() -> None:
-    state = play(Reveal(L(5)), Pass(0))  # seat 1 must act
+    state = play_actions(Reveal(L(5)), Pass(0))  # seat 1 must act
     assert is_legal(state, Pass(1))
     assert not is_legal(state, Pass(True))
     assert is_legal(state, Bid(1, frozenset({1})))

@@ -10,36 +10,11 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from high_society import GameConfig, StatusCard, sort_cards
+from high_society import GameConfig
 from high_society.batch import BatchResults, GameBatch
+from property_tests.strategies import ONE_COIN, SMALL, TINY
 from tests import batch_differential as differential
 from tests.batch_differential import Mismatch, play_both
-
-L = StatusCard
-#: Reduced games, so that every corner comes up in a few games: few money cards, a short
-#: deck with every kind of card (the same shapes as property_tests/strategies.py).
-SMALL = GameConfig(
-    money=(1, 3, 5, 8),
-    deck=sort_cards(
-        [
-            L.LUXURY_1,
-            L.LUXURY_3,
-            L.LUXURY_4,
-            L.PRESTIGE,
-            L.PRESTIGE,
-            L.FAUX_PAS,
-            L.PASSE,
-            L.SCANDALE,
-        ]
-    ),
-)
-TINY = GameConfig(
-    money=(1, 2, 4),
-    deck=sort_cards([L.LUXURY_2, L.LUXURY_5, L.PRESTIGE, L.FAUX_PAS, L.PASSE, L.SCANDALE]),
-)
-ONE_COIN = GameConfig(
-    money=(1,), deck=sort_cards([L.LUXURY_5, L.PRESTIGE, L.FAUX_PAS, L.PASSE, L.SCANDALE])
-)
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

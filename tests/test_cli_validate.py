@@ -120,6 +120,13 @@ def test_wrong_usage_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "validate", "--jsn", str(DATA / "finished-3p.json"))[0] == 2
 
 
+def test_the_help_states_every_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines, _ = run(capsys, "validate", "--help")
+    assert code == 0
+    text = " ".join(" ".join(lines).split())
+    assert "Exit code 0 when every file is valid, 1 otherwise, 2 on wrong usage." in text
+
+
 @pytest.mark.parametrize(
     ("name", "content", "code"),
     [

@@ -24,13 +24,13 @@ from high_society.scoring import StatusBreakdown, result, status_of
 from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line
 from verification.crosshair_entry import STATS
 from verification.enumeration import (
-    SMALL,
     check,
     seat_card_sets,
     small_game_bids,
     small_game_ends,
     small_game_rankings,
 )
+from verification.small_game import SMALL_GAME
 
 MODULES = {"src/high_society/rules.py": rules, "src/high_society/scoring.py": scoring}
 
@@ -178,9 +178,9 @@ def test_the_end_domain_holds_ends_of_the_small_game() -> None:
     for state in sample:
         assert state.is_over
         assert cards_in_place(state)
-        assert all(not p.table and p.hand | p.spent == set(SMALL.money) for p in state.players)
+        assert all(not p.table and p.hand | p.spent == set(SMALL_GAME.money) for p in state.players)
         owned = [c for p in state.players for c in p.status_cards]
-        assert Counter(owned + list(state.removed)) == Counter(SMALL.deck)
+        assert Counter(owned + list(state.removed)) == Counter(SMALL_GAME.deck)
     assert {len(p.status_cards) for s in sample for p in s.players} == set(range(6))
 
 

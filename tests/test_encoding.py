@@ -20,7 +20,6 @@ from high_society import (
     chance_outcomes,
     legal_actions,
     new_game,
-    sort_cards,
 )
 from high_society import encoding as enc
 from high_society.encoding import (
@@ -32,9 +31,18 @@ from high_society.encoding import (
     num_actions,
 )
 from high_society.errors import HighSocietyError
-from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, play, then, won
+from tests.builders import (
+    FAUX_PAS,
+    FOUR_CARD_GAME,
+    PRESTIGE,
+    SCANDALE,
+    L,
+    bid,
+    play_actions,
+    then,
+    won,
+)
 
-TINY = GameConfig(money=(1, 2, 4), deck=sort_cards([L(3), PRESTIGE, PASSE, SCANDALE]))
 #: 2**9 - 1 distinct totals: more than a byte ranks, so the slow path serves.
 POWERS = GameConfig(money=(1, 2, 4, 8, 16, 32, 64, 128, 256))
 
@@ -48,9 +56,9 @@ def ids_of_legal_actions(state: GameState) -> list[int]:
 
 def test_the_standard_game_has_2058_action_ids() -> None:
     assert num_actions() == num_actions(STANDARD) == 1 + 2047 + 10
-    assert num_actions(TINY) == 1 + 7 + 10
+    assert num_actions(FOUR_CARD_GAME) == 1 + 7 + 10
     assert enc.first_discard_id() == 2048
-    assert enc.first_discard_id(TINY) == 8
+    assert enc.first_discard_id(FOUR_CARD_GAME) == 8
 
 
 def test_pass_is_id_0_whatever_the_seat() -> None:
@@ -76,15 +84,19 @@ def test_a_bid_id_is_the_bitmask_of_the_positions_of_the_cards_it_adds(
 
 
 def test_bid_ids_follow_the_config_money() -> None:
-    assert action_id(Bid(0, frozenset({4})), TINY) == 0b100
-    assert action_id(Bid(0, frozenset({1, 4})), TINY) == 0b101
+    assert action_id(Bid(0, frozenset({4})), FOUR_CARD_GAME) == 0b100
+    assert action_id(Bid(0, frozenset({1, 4})), FOUR_CARD_GAME) == 0b101
 
 
 @pytest.mark.parametrize("value", range(1, 11))
 def test_discard_ids_follow_the_bids(value: int) -> None:
     expected = 2048 + value - 1
     assert action_id(Discard(2, L(value))) == expected == enc.discard_id(value)
-    assert action_id(Discard(2, L(value)), TINY) == 8 + value - 1 == enc.discard_id(value, TINY)
+    assert (
+        action_id(Discard(2, L(value)), FOUR_CARD_GAME)
+        == 8 + value - 1
+        == enc.discard_id(value, FOUR_CARD_GAME)
+    )
 
 
 def test_a_reveal_is_encoded_by_its_chance_id() -> None:
@@ -98,7 +110,7 @@ def test_a_reveal_is_encoded_by_its_chance_id() -> None:
 
 
 def test_ids_decode_for_the_seat_to_act() -> None:
-    state = play(Reveal(L(5)), bid(0, 3))  # seat 1 to act
+    state = play_actions(Reveal(L(5)), bid(0, 3))  # seat 1 to act
     assert action_from_id(state, 0) == Pass(1)
     assert action_from_id(state, 0b101) == Bid(1, frozenset({1, 3}))
     assert action_from_id(state, 2047) == Bid(1, frozenset(STANDARD.money))
@@ -112,7 +124,7 @@ def test_ids_decode_as_chance_outcomes_when_a_card_must_be_revealed() -> None:
 
 
 def test_every_legal_action_of_a_discard_comes_back_from_its_id() -> None:
-    state = play(
+    state = play_actions(
         *won(L(3), 0, 1),
         *won(L(7), 0, 2),
         Reveal(FAUX_PAS),
@@ -127,7 +139,7 @@ def test_every_legal_action_of_a_discard_comes_back_from_its_id() -> None:
 
 @pytest.mark.parametrize("bad", [-1, 2058, 10**30, True, 1.0, "0", None])
 def test_an_id_outside_the_player_space_is_refused(bad: object) -> None:
-    state = play(Reveal(L(5)))
+    state = play_actions(Reveal(L(5)))
     with pytest.raises(EncodingError, match="not an action id"):
         action_from_id(state, bad)  # type: ignore[arg-type]  # deliberately wrong
 
@@ -139,7 +151,7 @@ def test_an_id_outside_the_chance_space_is_refused(bad: object) -> None:
 
 
 def test_no_id_decodes_once_the_game_is_over() -> None:
-    over = play(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=TINY)
+    over = play_actions(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=FOUR_CARD_GAME)
     assert over.is_over
     with pytest.raises(EncodingError, match="game is over"):
         action_from_id(over, 0)
@@ -170,7 +182,7 @@ def test_what_cannot_be_encoded_is_refused(action: object, message: str) -> None
 
 def test_a_bid_of_a_card_outside_a_reduced_config_is_refused() -> None:
     with pytest.raises(EncodingError):
-        action_id(Bid(0, frozenset({3})), TINY)
+        action_id(Bid(0, frozenset({3})), FOUR_CARD_GAME)
 
 
 @pytest.mark.parametrize("bad", [0, 11, True, "3"])
@@ -194,12 +206,12 @@ def test_chance_id_refuses_what_is_not_a_status_card() -> None:
 
 
 def test_a_full_hand_first_to_bid_may_play_every_id_up_to_2047() -> None:
-    state = play(Reveal(L(5)))
+    state = play_actions(Reveal(L(5)))
     assert legal_action_ids(state) == tuple(range(2048))
 
 
 def test_legal_ids_after_a_bid_are_the_ids_of_the_legal_actions_ascending() -> None:
-    state = play(Reveal(L(5)), bid(0, 1, 2))  # seat 1 must beat 3
+    state = play_actions(Reveal(L(5)), bid(0, 1, 2))  # seat 1 must beat 3
     ids = legal_action_ids(state)
     assert list(ids) == ids_of_legal_actions(state)
     assert list(ids) == sorted(ids)
@@ -211,7 +223,7 @@ def test_legal_ids_after_a_bid_are_the_ids_of_the_legal_actions_ascending() -> N
 
 def test_legal_ids_of_a_raise_count_only_the_cards_added() -> None:
     # Seat 0 has 3 face up and must beat seat 2's 8: it adds cards worth more than 5.
-    state = play(Reveal(L(5)), bid(0, 3), bid(1, 6), bid(2, 8))
+    state = play_actions(Reveal(L(5)), bid(0, 3), bid(1, 6), bid(2, 8))
     ids = legal_action_ids(state)
     assert list(ids) == ids_of_legal_actions(state)
     assert 0b100 not in ids  # 3 is face up already: not in the hand
@@ -229,7 +241,7 @@ def test_legal_ids_facing_any_bid_are_the_ids_of_the_legal_actions(
 ) -> None:
     # Seat 1's full hand against bids from 1 to 103: runs of ids wholly legal, wholly
     # illegal and mixed all occur.
-    state = play(Reveal(L(5)), bid(0, *bid_cards))
+    state = play_actions(Reveal(L(5)), bid(0, *bid_cards))
     ids = legal_action_ids(state)
     assert list(ids) == ids_of_legal_actions(state)
     assert len(ids) == len(legal_actions(state))
@@ -237,7 +249,7 @@ def test_legal_ids_facing_any_bid_are_the_ids_of_the_legal_actions(
 
 def test_legal_ids_are_the_same_when_asked_again() -> None:
     # The second answer comes from the cache.
-    state = play(Reveal(L(5)), bid(0, 1, 2))
+    state = play_actions(Reveal(L(5)), bid(0, 1, 2))
     first = legal_action_ids(state)
     assert legal_action_ids(state) == first
     again = then(new_game(3), Reveal(L(9)), bid(0, 1, 2))
@@ -248,15 +260,15 @@ def test_the_cache_of_legal_ids_is_emptied_when_full_and_answers_stay_right(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(enc, "_CACHE_LIMIT", 3000)
-    first = play(Reveal(L(5)), bid(0, 1, 2))
-    second = play(Reveal(L(5)), bid(0, 1, 2, 3))
+    first = play_actions(Reveal(L(5)), bid(0, 1, 2))
+    second = play_actions(Reveal(L(5)), bid(0, 1, 2, 3))
     for state in (first, second, first, second):
         assert list(legal_action_ids(state)) == ids_of_legal_actions(state)
 
 
 def test_a_seat_that_cannot_beat_the_bid_may_only_pass() -> None:
     # Seat 1 spent 25, 20 and 15 on three luxury cards; seat 0 bids everything it has.
-    state = play(
+    state = play_actions(
         Reveal(L(1)),
         Pass(0),
         bid(1, 25, 20, 15),
@@ -278,18 +290,18 @@ def test_a_seat_that_cannot_beat_the_bid_may_only_pass() -> None:
 
 
 def test_legal_ids_at_a_reveal_are_the_chance_ids_of_the_cards_left() -> None:
-    state = play(*won(L(5), 0, 1))
+    state = play_actions(*won(L(5), 0, 1))
     expected = tuple(i for i in range(14) if i != 4)
     assert legal_action_ids(state) == expected
 
 
 def test_there_are_no_legal_ids_once_the_game_is_over() -> None:
-    over = play(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=TINY)
+    over = play_actions(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=FOUR_CARD_GAME)
     assert legal_action_ids(over) == ()
 
 
 def test_legal_ids_take_the_slow_path_when_a_hand_has_over_254_distinct_totals() -> None:
-    state = play(Reveal(L(5)), bid(0, 1, 2, 4), config=POWERS)  # seat 1 must beat 7
+    state = play_actions(Reveal(L(5)), bid(0, 1, 2, 4), config=POWERS)  # seat 1 must beat 7
     ids = legal_action_ids(state)
     assert num_actions(POWERS) == 512 + 10
     assert list(ids) == ids_of_legal_actions(state)
@@ -307,7 +319,7 @@ def test_chance_outcome_ids_carry_float_probabilities() -> None:
     assert sum(p for _, p in outcomes) == pytest.approx(1.0)
     exact = {action_id(r): p for r, p in chance_outcomes(state)}
     assert {i: Fraction(p) for i, p in outcomes} == exact
-    assert enc.chance_outcome_ids(play(Reveal(L(5)))) == ()
+    assert enc.chance_outcome_ids(play_actions(Reveal(L(5)))) == ()
 
 
 # --- Masks ----------------------------------------------------------------------------------
@@ -317,7 +329,7 @@ def _ones(mask: object) -> list[int]:
     return [i for i, v in enumerate(memoryview(mask).tolist()) if v]  # type: ignore[arg-type]
 
 
-AUCTION = play(Reveal(L(5)), bid(0, 1, 2))
+AUCTION = play_actions(Reveal(L(5)), bid(0, 1, 2))
 
 
 @pytest.mark.parametrize("code", ["B", "b", "h", "H", "i", "I", "l", "L", "q", "Q", "f", "d"])
@@ -345,7 +357,7 @@ def test_a_mask_of_booleans() -> None:
 
 
 def test_a_discard_mask_marks_the_discard_ids() -> None:
-    state = play(*won(L(3), 0, 1), *won(L(7), 0, 2), Reveal(FAUX_PAS), Pass(0))
+    state = play_actions(*won(L(3), 0, 1), *won(L(7), 0, 2), Reveal(FAUX_PAS), Pass(0))
     mask = bytearray(num_actions())
     legal_action_mask(state, mask)
     assert _ones(mask) == [2050, 2054]
@@ -355,8 +367,8 @@ def test_a_mask_is_all_zero_when_no_seat_acts() -> None:
     mask = bytearray(b"\x01" * num_actions())
     legal_action_mask(new_game(3), mask)
     assert not any(mask)
-    over = play(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=TINY)
-    mask = bytearray(b"\x01" * num_actions(TINY))
+    over = play_actions(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=FOUR_CARD_GAME)
+    mask = bytearray(b"\x01" * num_actions(FOUR_CARD_GAME))
     legal_action_mask(over, mask)
     assert not any(mask)
 
@@ -365,10 +377,15 @@ def test_a_mask_is_all_zero_when_no_seat_acts() -> None:
     ("state", "config"),
     [
         (AUCTION, STANDARD),
-        (play(*won(L(3), 0, 1), *won(L(7), 0, 2), Reveal(FAUX_PAS), Pass(0)), STANDARD),
+        (play_actions(*won(L(3), 0, 1), *won(L(7), 0, 2), Reveal(FAUX_PAS), Pass(0)), STANDARD),
         (new_game(3), STANDARD),
-        (play(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=TINY), TINY),
-        (play(Reveal(L(5)), bid(0, 1, 2, 4), config=POWERS), POWERS),
+        (
+            play_actions(
+                Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=FOUR_CARD_GAME
+            ),
+            FOUR_CARD_GAME,
+        ),
+        (play_actions(Reveal(L(5)), bid(0, 1, 2, 4), config=POWERS), POWERS),
     ],
     ids=["auction", "discard", "reveal", "over", "many totals"],
 )

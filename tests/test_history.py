@@ -20,8 +20,7 @@ from high_society import (
 )
 from high_society._history import Undecided, find_history, history_actions
 from high_society.invariants import state_problems
-from tests.builders import FAUX_PAS, PASSE, SCANDALE, L, bid, won
-from tests.builders import play as play_actions
+from tests.builders import FAUX_PAS, PASSE, SCANDALE, L, bid, play_actions, won
 from verification.boundary import single_changes
 
 NO_HISTORY = "no order of the past auctions"
@@ -77,13 +76,13 @@ def reachable(players: int, config: GameConfig) -> set[GameState]:
 
 # Money 1, 2, 4 (more than the explorer's games: payments of two cards, bids below a
 # payment) and short decks, small enough to know every reachable state (about 5,000).
-SMALL = [
+SHORT_DECKS = [
     GameConfig(money=(1, 2, 4), deck=sort_cards([L(3), FAUX_PAS, SCANDALE])),
     GameConfig(money=(1, 2, 4), deck=sort_cards([L(3), PASSE, SCANDALE])),
 ]
 
 
-@pytest.mark.parametrize("config", SMALL, ids=["faux-pas", "passe"])
+@pytest.mark.parametrize("config", SHORT_DECKS, ids=["faux-pas", "passe"])
 def test_state_problems_is_exact_on_single_changes_in_a_small_game(config: GameConfig) -> None:
     seen = reachable(3, config)
     for state in sorted(seen, key=repr)[::STRIDE]:

@@ -30,8 +30,7 @@ from high_society import (
 from high_society.bots import Bot, HeuristicBot, RandomBot
 from high_society.host import Dealer, play, play_game
 from high_society.invariants import state_problems
-from tests.builders import FAUX_PAS, PRESTIGE, L, won
-from tests.builders import play as play_actions
+from tests.builders import FAUX_PAS, PRESTIGE, L, play_actions, won
 
 
 def test_the_dealer_draws_only_cards_left_in_the_deck() -> None:
@@ -121,23 +120,35 @@ def test_bots_refuse_to_act_for_chance_with_a_library_error() -> None:
     assert issubclass(NoSeatToActError, ValueError)  # what the bots raised before
 
 
-def _short_of_money(dark_green_left: int) -> GameState:
-    """Luxury 10 is up and seat 0 has spent its 25: 81 against the others' 106."""
+def _short_of_money(spent: int, dark_green_left: int) -> GameState:
+    """Luxury 10 is up and seat 0 has spent its card ``spent``; the others hold all 106."""
     state = play_actions(Reveal(L(10)))
-    me = attrs.evolve(state.players[0], hand=state.players[0].hand - {25}, spent=frozenset({25}))
+    me = state.players[0]
+    me = attrs.evolve(me, hand=me.hand - {spent}, spent=frozenset({spent}))
     deck = list(state.deck)
     while sum(c.is_dark_green for c in deck) > dark_green_left:
         deck.remove(PRESTIGE)
     return attrs.evolve(state, players=(me, *state.players[1:]), deck=tuple(deck))
 
 
-@pytest.mark.parametrize(("dark_green_left", "bids"), [(4, True), (3, False)])
+@pytest.mark.parametrize(
+    ("dark_green_left", "spent", "bids"),
+    [
+        # Bidding 1 leaves it 106 - spent - 1 below the poorest opponent (106): it may fall
+        # 30 behind with four dark-green cards to come, 24 with three, 14 with two, 6 with one.
+        (4, 25, True),  # 26 behind
+        (3, 25, False),
+        (3, 20, True),  # 21 behind
+        (2, 15, False),  # 16 behind
+        (2, 12, True),  # 13 behind
+        (1, 6, False),  # 7 behind
+        (1, 4, True),  # 5 behind
+    ],
+)
 def test_the_heuristic_bot_may_fall_behind_the_poorest_only_early_and_only_so_far(
-    dark_green_left: int, bids: bool
+    dark_green_left: int, spent: int, bids: bool
 ) -> None:
-    # Bidding 1 leaves it 80, 26 below the poorest opponent (106): within the 30 it allows
-    # with four dark-green cards still to come, beyond the 24 it allows with three.
-    state = _short_of_money(dark_green_left)
+    state = _short_of_money(spent, dark_green_left)
     for seed in range(10):
         choice = HeuristicBot(seed).choose(state)
         assert choice == (Bid(0, frozenset({1})) if bids else Pass(0))
@@ -147,6 +158,15 @@ def test_play_takes_a_dealer_or_a_seed_not_both() -> None:
     bots = [RandomBot(1), RandomBot(2), RandomBot(3)]
     with pytest.raises(InvalidConfigError, match="a dealer or a seed, not both"):
         next(play(bots, seed=1, dealer=Dealer(1)))
+
+
+@pytest.mark.parametrize("count", [2, 4])
+def test_play_from_a_start_wants_one_bot_per_seat_before_any_step(count: int) -> None:
+    # Too few bots once failed mid-game with a bare IndexError; too many were ignored.
+    bots = [RandomBot(i) for i in range(count)]
+    steps = play(bots, seed=1, start=new_game(3))
+    with pytest.raises(InvalidConfigError, match=f"{count} bots for a game of 3 seats"):
+        next(steps)
 
 
 def test_play_with_a_dealer_draws_from_it_so_one_dealer_serves_many_games() -> None:
@@ -190,6 +210,16 @@ def test_play_continues_a_game_from_a_start_state() -> None:
 def test_the_heuristic_bot_discards_its_lowest_luxury_card() -> None:
     state = play_actions(*won(L(3), 0, 1), *won(L(9), 0, 2), Reveal(FAUX_PAS), Pass(0))
     assert HeuristicBot(0).choose(state) == Discard(0, L(3))
+
+
+def test_the_heuristic_bot_bids_nothing_for_luxury_a_waiting_faux_pas_would_take() -> None:
+    state = play_actions(Reveal(FAUX_PAS), Pass(0), Reveal(L(10)))
+    assert state.players[0].faux_pas_pending
+    assert {HeuristicBot(seed).choose(state) for seed in range(10)} == {Pass(0)}
+    # Without the Faux Pas, the same bots bid for it.
+    assert Pass(0) not in {
+        HeuristicBot(seed).choose(play_actions(Reveal(L(10)))) for seed in range(10)
+    }
 
 
 def test_the_heuristic_bot_beats_random_play() -> None:

@@ -72,15 +72,12 @@ from high_society.serial import (
 )
 from high_society.simulate import simulate
 from high_society.tournament import tournament as tournament_run
+from tests.builders import auction
 
 NAMES = ["Ada", "Ben", "Cy"]
 HUGE = 10**5000  # repr() of it raises ValueError (Python's 4,300-digit limit)
 #: The longest message any refusal below may carry: a few lines of text, never kilobytes.
 SHORT = 300
-
-
-def auction() -> GameState:
-    return apply(new_game(3), Reveal(StatusCard.LUXURY_5))
 
 
 class HostileRepr:

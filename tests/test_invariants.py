@@ -7,8 +7,7 @@ from high_society import Discard, GameState, Pass, Phase, Reveal, apply, new_gam
 from high_society.bots import HeuristicBot
 from high_society.host import play
 from high_society.invariants import cards_in_place, is_valid_state, state_problems
-from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, won
-from tests.builders import play as play_actions
+from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, play_actions, won
 
 
 def test_states_reached_by_play_have_no_problems() -> None:

@@ -1,33 +1,38 @@
-"""The package layout the README and docs/api.md describe: no private name crosses a module
-border, and the modules depend on each other one way, in the layers listed here."""
+"""The package layout the README and docs/api.md describe: the tiers they name are the
+package's, no private name crosses a module border, and the modules depend on each other one
+way, in the layers listed here and in the README."""
 
 import ast
 import functools
+import inspect
+import re
+import tomllib
 from pathlib import Path
 
 import pytest
+
+import high_society
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "high_society"
 #: Every folder of Python code in the repository.
 FOLDERS = ("src", "tests", "property_tests", "verification", "benchmarks", "examples", "docs")
 
-#: The layers of the package, lowest first: a module imports only from lower layers.
+#: The layers of the package, lowest first: a module imports only from lower layers. Every
+#: module is listed, and README.md's "Layout" lists the same layers.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_version", "errors", "_bidtable", "_text"),
-    ("cards", "_json"),
-    ("actions", "state", "_fields", "_schemas"),
-    ("_fast", "invariants"),
-    ("scoring",),
-    ("rules", "_convert"),
-    ("__init__", "bots", "serial", "encoding", "_records"),
-    ("_files",),
-    ("host", "record", "search", "observation"),
-    ("openspiel", "pettingzoo"),
-    ("text", "parallel"),
-    ("simulate", "tournament"),
-    ("cli._options",),
-    ("cli.demo", "cli.play", "cli.simulate", "cli.validate", "cli.tournament"),
+    ("_version", "errors", "_bidtable", "_bid_ids", "_immutable", "_text", "batch._kernels"),
+    ("cards", "_json", "_buffers", "parallel"),
+    ("actions", "state", "_fields", "_schemas", "batch._tables", "cli._options"),
+    ("_fast", "_history", "batch._convert"),
+    ("invariants",),
+    ("scoring", "rules"),
+    ("__init__", "bots", "encoding", "_convert"),
+    ("host", "search", "serial", "_records", "batch._engine"),
+    ("text", "simulate", "tournament", "observation", "_files", "batch._vector"),
+    ("record", "openspiel", "pettingzoo", "batch._simulate", "cli.play", "cli.tournament"),
+    ("batch.__init__", "cli.demo", "cli.validate"),
+    ("cli.simulate",),
     ("cli.__init__",),
     ("__main__",),
 )
@@ -54,38 +59,58 @@ def _ours(module: str | None) -> bool:
     return module is not None and module.split(".")[0] in PROJECT
 
 
-def _is_module(package: str, name: str) -> bool:
-    """``package.name`` is a module of the project: importing an internal module is how
+def _is_module(dotted: str) -> bool:
+    """``dotted`` names a module of the project: importing an internal module is how
     internals are used (``from high_society.batch import _kernels``), not a private name."""
     for base in (ROOT / "src", ROOT):
-        folder = base.joinpath(*package.split("."), name)
+        folder = base.joinpath(*dotted.split("."))
         if folder.with_suffix(".py").is_file() or (folder / "__init__.py").is_file():
             return True
     return False
 
 
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of attributes on a name, else ``None``."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        inner = _dotted(node.value)
+        return None if inner is None else f"{inner}.{node.attr}"
+    return None
+
+
 def private_imports(tree: ast.AST) -> list[str]:
-    """``from m import _x`` and ``m._x`` on a name bound to an imported module, for the
-    project's own modules (a private name of the standard library is another matter)."""
+    """Private names of the project's modules used from another module: ``from m import _x``
+    (relative imports too), and ``m._x`` on a name bound to a module of the project, however
+    it was bound (``import a.b``, ``import a.b as m``, ``from a import b``). A private name
+    of the standard library or of another package is another matter."""
     found: list[str] = []
-    modules: set[str] = set()
+    modules: dict[str, str] = {}  # a name bound to a module of ours -> the module
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and _ours(node.module):
-            found += [
-                f"from {node.module} import {a.name}"
-                for a in node.names
-                if _private(a.name) and not _is_module(node.module or "", a.name)
-            ]
+        if isinstance(node, ast.ImportFrom):
+            source = "." * node.level + (node.module or "")
+            if node.level == 0 and not _ours(node.module):
+                continue
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}" if node.module else alias.name
+                if node.level == 0 and _is_module(full):
+                    modules[alias.asname or alias.name] = full
+                elif _private(alias.name) and (node.level or not _is_module(full)):
+                    found.append(f"from {source} import {alias.name}")
         elif isinstance(node, ast.Import):
-            modules |= {(a.asname or a.name).split(".")[0] for a in node.names if _ours(a.name)}
+            for alias in node.names:
+                if _ours(alias.name):
+                    bound = alias.asname or alias.name.split(".")[0]
+                    modules[bound] = alias.name if alias.asname else bound
     for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Attribute)
-            and _private(node.attr)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in modules
-        ):
-            found.append(f"{node.value.id}.{node.attr}")
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            owner = _dotted(node.value)
+            if owner is None or owner.split(".")[0] not in modules:
+                continue
+            root, _, rest = owner.partition(".")
+            module = modules[root] + (f".{rest}" if rest else "")
+            if not _is_module(f"{module}.{node.attr}"):
+                found.append(f"{owner}.{node.attr}")
     return found
 
 
@@ -94,38 +119,98 @@ def test_no_private_name_is_imported_across_modules(path: Path) -> None:
     assert private_imports(ast.parse(path.read_text(encoding="utf-8"))) == []
 
 
-def test_the_private_import_check_finds_what_it_should() -> None:
-    code = "import high_society.state as st\nfrom tests.m import _x, y, __version__\nst._highest\n"
-    assert private_imports(ast.parse(code)) == ["from tests.m import _x", "st._highest"]
-    sunder = "from high_society.m import _x_\nimport high_society\nhigh_society._sunder_"
-    assert private_imports(ast.parse(sunder)) == []
-    assert private_imports(ast.parse("import argparse\nargparse._SubParsersAction")) == []
-    # An internal module is imported by name; its private names are not.
-    assert private_imports(ast.parse("from high_society import _fast")) == []
-    assert private_imports(ast.parse("from high_society import _nothing")) == [
-        "from high_society import _nothing"
-    ]
+@pytest.mark.parametrize(
+    ("code", "found"),
+    [
+        ("from tests.m import _x, y, __version__", ["from tests.m import _x"]),
+        ("from high_society._fast import _slot", ["from high_society._fast import _slot"]),
+        ("from high_society import _nothing", ["from high_society import _nothing"]),
+        ("from ._m import _x\nfrom . import _y", ["from ._m import _x", "from . import _y"]),
+        ("import high_society.state as st\nst._highest", ["st._highest"]),
+        ("import high_society.state\nhigh_society.state._x", ["high_society.state._x"]),
+        ("from high_society import rules\nrules._check", ["rules._check"]),
+        ("from high_society import rules as r\nr._check(1)", ["r._check"]),
+        ("from high_society import _fast\n_fast._slot", ["_fast._slot"]),
+        ("import high_society._fast as f\nf._slot", ["f._slot"]),
+        # Not private names: Enum sunder names, dunders, the standard library's, modules.
+        ("from high_society.m import _x_\nimport high_society\nhigh_society._sunder_", []),
+        ("import argparse\nargparse._SubParsersAction", []),
+        ("from high_society import _fast\n_fast.check_layout", []),
+        ("from high_society.batch import _kernels", []),
+        ("import high_society._records as impl\nimpl.FORMAT", []),
+        ("import high_society._fast\nhigh_society._fast.check_layout", []),
+        ("from high_society import rules\nrules.apply", []),
+    ],
+)
+def test_the_private_import_check_finds_what_it_should(code: str, found: list[str]) -> None:
+    assert private_imports(ast.parse(code)) == found
+
+
+def module_name(path: Path) -> str:
+    """A module of the package by its name in ``LAYERS``: ``rules``, ``batch._engine``,
+    ``batch.__init__``."""
+    return ".".join(path.relative_to(SRC).with_suffix("").parts)
+
+
+def modules() -> set[str]:
+    return {module_name(path) for path in SRC.rglob("*.py")}
+
+
+def _package_module(dotted: str) -> str | None:
+    """``high_society.batch`` -> ``batch.__init__``; ``None`` for a name that is no module."""
+    name = dotted.removeprefix("high_society").lstrip(".") or "__init__"
+    known = modules()
+    for candidate in (name, f"{name}.__init__"):
+        if candidate in known:
+            return candidate
+    return None
 
 
 @functools.cache
 def module_imports() -> dict[str, set[str]]:
-    """``{module: modules of the package it imports}``, names relative to the package;
-    imports made only for the type checker (``if TYPE_CHECKING:``) do not count."""
+    """``{module: modules of the package it imports}``, names as in ``LAYERS``;
+    ``from high_society.batch import _kernels`` imports ``batch._kernels``, and imports made
+    only for the type checker (``if TYPE_CHECKING:``) do not count."""
     graph: dict[str, set[str]] = {}
     for path in sorted(SRC.rglob("*.py")):
-        name = ".".join(path.relative_to(SRC).with_suffix("").parts)
+        name = module_name(path)
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
                 node.body = []
-        deps: set[str] = set()
+        deps: set[str | None] = set()
         for node in ast.walk(tree):
-            imported = node.module if isinstance(node, ast.ImportFrom) else None
-            if imported is not None and imported.startswith("high_society"):
-                module = imported.removeprefix("high_society").lstrip(".") or "__init__"
-                deps.add("cli.__init__" if module == "cli" else module)
-        graph[name] = deps - {name}
+            if isinstance(node, ast.ImportFrom):
+                assert node.level == 0, f"{name}: a relative import"
+                if node.module is not None and node.module.split(".")[0] == "high_society":
+                    for alias in node.names:
+                        full = f"{node.module}.{alias.name}"
+                        deps.add(_package_module(full) or _package_module(node.module))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.split(".")[0] == "high_society":
+                        deps.add(_package_module(alias.name))
+        assert None not in deps, f"{name} imports a module the package does not have"
+        graph[name] = {dep for dep in deps if dep is not None} - {name}
     return graph
+
+
+def test_the_import_graph_sees_every_kind_of_import() -> None:
+    graph = module_imports()
+    assert "_records" in graph["record"]  # import high_society._records as records_impl
+    assert "batch._kernels" in graph["batch._engine"]  # from high_society.batch import _kernels
+    assert "cli.demo" in graph["cli.__init__"]  # from high_society.cli import demo
+    assert "batch.__init__" in graph["cli.simulate"]  # from high_society.batch import simulate
+    assert "state" not in graph["errors"]  # only under TYPE_CHECKING
+
+
+def test_every_module_is_in_exactly_one_layer() -> None:
+    listed = [module for layer in LAYERS for module in layer]
+    assert len(listed) == len(set(listed)), "a module is in two layers"
+    assert set(listed) == modules(), {
+        "not listed": modules() - set(listed),
+        "no such module": set(listed) - modules(),
+    }
 
 
 def test_modules_depend_on_each_other_one_way_in_the_listed_layers() -> None:
@@ -133,7 +218,7 @@ def test_modules_depend_on_each_other_one_way_in_the_listed_layers() -> None:
         f"{module} (layer {RANK[module]}) imports {dep} (layer {RANK[dep]})"
         for module, deps in module_imports().items()
         for dep in deps
-        if module in RANK and dep in RANK and RANK[dep] >= RANK[module]
+        if RANK[dep] >= RANK[module]
     ]
     assert wrong == []
 
@@ -152,3 +237,202 @@ def test_the_import_graph_has_no_cycle() -> None:
 
     for module in graph:
         visit(module, ())
+
+
+# --- The story the README, docs/api.md and the package's docstring tell ------------------
+
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+API_PAGE = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+
+
+def between(text: str, start: str, end: str) -> str:
+    """The text from the first ``start`` up to the next ``end``."""
+    assert start in text, start
+    rest = text.split(start, 1)[1]
+    assert end in rest, end
+    return rest.split(end, 1)[0]
+
+
+def named(text: str) -> set[str]:
+    """The module names in backticks (``cards``, ``batch._engine``, ``high_society.text``,
+    ``high_society.cli.main``)."""
+    return set(re.findall(r"`((?:high_society\.)?[a-z_][\w.]*)`", text))
+
+
+#: The modules whose names the package's ``__all__`` re-exports: tier 1.
+ENGINE = {"actions", "cards", "errors", "rules", "scoring", "state"}
+
+
+def public_modules() -> set[str]:
+    """Modules without an underscore part, but for the command line's subcommand modules."""
+    return {
+        module.removesuffix(".__init__")
+        for module in modules()
+        if not any(part.startswith("_") for part in module.removesuffix(".__init__").split("."))
+        and not module.startswith("cli.")
+    }
+
+
+def test_the_top_level_re_exports_the_engine_modules_and_nothing_else() -> None:
+    homes = {
+        getattr(high_society, name).__module__.removeprefix("high_society.")
+        for name in high_society.__all__
+        if inspect.isclass(getattr(high_society, name))
+        or inspect.isfunction(getattr(high_society, name))
+    }
+    assert homes == ENGINE
+    assert module_imports()["__init__"] == {*ENGINE, "_version"}
+
+
+def test_the_readme_names_the_engine_modules_as_tier_1() -> None:
+    tier = between(README, "1. **The engine, at the top level**", "2. **Submodules")
+    assert {n for n in named(tier) if "." not in n} == ENGINE
+
+
+TIER_2 = {f"high_society.{m}" for m in public_modules() - ENGINE - {"__init__", "cli"}}
+
+
+@pytest.mark.parametrize(
+    ("where", "text", "start", "end"),
+    [
+        ("README.md", README, "2. **Submodules imported by name**", "3. **Internals"),
+        ("docs/api.md", API_PAGE, "2. **Submodules imported by name**", "3. **Internals"),
+        ("__init__", high_society.__doc__ or "", "- Submodules imported by name", "- Internals"),
+    ],
+)
+def test_tier_2_is_named_module_by_module_where_the_tiers_are_told(
+    where: str, text: str, start: str, end: str
+) -> None:
+    tier = {n for n in named(between(text, start, end)) if n.startswith("high_society.")}
+    assert tier - {"high_society.cli.main"} == TIER_2, {
+        "not named": TIER_2 - tier,
+        "no such public module": tier - TIER_2 - {"high_society.cli.main"},
+    }
+    assert "high_society.cli.main" in tier
+
+
+def test_the_readme_names_every_internal_module_as_tier_3() -> None:
+    internal = {
+        m.removesuffix(".__init__") for m in modules() - {"__init__", "__main__", "cli.__init__"}
+    } - public_modules()
+    text = between(README, "3. **Internals**", "\n\n")
+    tier = {n for n in named(text) if n.startswith(("_", "cli.")) or "._" in n}
+    assert tier == internal, {"not named": internal - tier, "no such module": tier - internal}
+
+
+def test_the_readme_lists_the_layers_of_layers() -> None:
+    listing = between(README, "Dependencies run one way", "\n\n- ")
+    lines = re.findall(r"^\d+\. (.*)$", listing, re.MULTILINE)
+    assert [re.findall(r"`([\w.]+)`", line) for line in lines] == [list(x) for x in LAYERS]
+
+
+def test_the_example_client_uses_only_the_public_api() -> None:
+    # docs/client-guide.md walks through cli/play.py as a client would write it.
+    tiers = {"__init__"} | {
+        f"{m}.__init__" if f"{m}.__init__" in modules() else m for m in public_modules()
+    }
+    assert module_imports()["cli.play"] <= tiers
+
+
+# --- The tests' shared builders ------------------------------------------------------------
+
+#: The modules that hold the tests' shared builders (states, actions, configurations,
+#: strategies), by module name.
+BUILDERS = {
+    "tests/builders.py": "tests.builders",
+    "property_tests/strategies.py": "property_tests.strategies",
+}
+
+
+def module_bindings(tree: ast.Module) -> dict[str, str]:
+    """The names a module binds at its top level: ``{name: "def" | "=" | "from m import x"}``
+    (type variables left out: each generic module has its own ``T``)."""
+    bound: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            bound[node.name] = "def"
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and not (
+            isinstance(node.value, ast.Call) and ast.unparse(node.value.func) == "TypeVar"
+        ):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            bound |= {target.id: "=" for target in targets if isinstance(target, ast.Name)}
+        elif isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                bound[alias.asname or alias.name] = f"from {node.module} import {alias.name}"
+        elif isinstance(node, ast.Import):
+            bound |= {alias.asname or alias.name.split(".")[0]: "import" for alias in node.names}
+    return bound
+
+
+def misused_builder_names(files: dict[str, ast.Module]) -> list[str]:
+    """Where a test module binds a builder's name to anything but that builder (``L`` as
+    ``StatusCard`` where it means ``StatusCard.luxury``, a second ``auction()``), or gives a
+    builder a second name (``play_actions as play``)."""
+    builders: dict[str, str] = {}
+    for path, module in BUILDERS.items():
+        for name, how in module_bindings(files[path]).items():
+            if how in {"def", "="} and not name.startswith("_"):
+                builders[name] = module
+    return [
+        f"{path}: {name} ({how})"
+        for path, tree in files.items()
+        if path not in BUILDERS
+        for name, how in module_bindings(tree).items()
+        if (name in builders and how != f"from {builders[name]} import {name}")
+        or (
+            how.startswith(tuple(f"from {m} import " for m in BUILDERS.values()))
+            and not how.endswith(f" {name}")
+        )
+    ]
+
+
+def test_a_builder_is_defined_once_and_its_name_means_it_in_every_test() -> None:
+    files = {
+        str(path.relative_to(ROOT)): ast.parse(path.read_text(encoding="utf-8"))
+        for folder in ("tests", "property_tests")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+    }
+    assert misused_builder_names(files) == []
+    planted = {
+        **{path: files[path] for path in BUILDERS},
+        "tests/a.py": ast.parse(
+            "from high_society import StatusCard as L\nfrom tests.builders import won"
+        ),
+        "tests/b.py": ast.parse(
+            "from tests.builders import play_actions as play\ndef auction(): ..."
+        ),
+    }
+    assert misused_builder_names(planted) == [
+        "tests/a.py: L (from high_society import StatusCard)",
+        "tests/b.py: play (from tests.builders import play_actions)",
+        "tests/b.py: auction (def)",
+    ]
+
+
+# --- The project's metadata ----------------------------------------------------------------
+
+
+def test_the_license_file_is_the_license_the_metadata_names() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").startswith("MIT License\n")
+
+
+def test_the_python_classifiers_name_the_pythons_the_suite_runs_on() -> None:
+    # CI runs the lowest Python that requires-python allows; `tasks.py pythons` the others.
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    lowest = project["requires-python"].removeprefix(">=")
+    pythons = next(
+        node
+        for node in ast.walk(ast.parse((ROOT / "tasks.py").read_text(encoding="utf-8")))
+        if isinstance(node, ast.FunctionDef) and node.name == "pythons"
+    )
+    others = next(
+        ast.literal_eval(node.values[1])
+        for node in ast.walk(pythons)
+        if isinstance(node, ast.BoolOp) and isinstance(node.values[1], ast.Tuple)
+    )
+    named = {c.removeprefix("Programming Language :: Python :: ") for c in project["classifiers"]}
+    assert others, "tasks.py pythons names no other Python"
+    assert {v for v in named if v.startswith("3.")} == {lowest, *others}

@@ -26,8 +26,7 @@ from high_society import (
 )
 from high_society.bots import HeuristicBot
 from high_society.host import play
-from tests.builders import FAUX_PAS, L, bid, won
-from tests.builders import play as play_actions
+from tests.builders import FAUX_PAS, L, bid, play_actions, won
 
 
 def brute_force(state: GameState) -> set[Action]:
@@ -148,6 +147,17 @@ def test_bids_excludes_pass() -> None:
     bids = legal_actions(state).bids()
     assert all(isinstance(a, Bid) for a in bids)
     assert len(bids) == len(legal_actions(state)) - 1
+
+
+def test_bids_is_the_same_lazy_view_in_every_phase_typed_as_bids() -> None:
+    auction = play_actions(Reveal(L(5)))
+    discard = play_actions(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
+    views = [legal_actions(s).bids() for s in (new_game(3), auction, discard)]
+    assert [len(v) for v in views] == [0, 2047, 0]
+    assert len({type(v) for v in views}) == 1  # no list outside an auction
+    assert not isinstance(views[1], list | tuple)  # the 2,047 bids are not built
+    first: Bid = views[1][0]  # typed Sequence[Bid]: mypy --strict needs no isinstance
+    assert first.total == 1
 
 
 def test_reveal_choices_are_the_distinct_cards_left() -> None:

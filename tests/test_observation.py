@@ -21,7 +21,6 @@ from high_society import (
     Reveal,
     apply,
     new_game,
-    sort_cards,
 )
 from high_society.errors import EncodingError, InvalidConfigError, InvalidSeatError
 from high_society.observation import (
@@ -40,12 +39,20 @@ from high_society.observation import (
     view_to_json,
     write_observation,
 )
-from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, finished, play, won
-
-TINY = GameConfig(money=(1, 2, 4), deck=sort_cards([L(3), PRESTIGE, PASSE, SCANDALE]))
+from tests.builders import (
+    FAUX_PAS,
+    FOUR_CARD_GAME,
+    PRESTIGE,
+    SCANDALE,
+    L,
+    bid,
+    finished,
+    play_actions,
+    won,
+)
 
 #: Seat 0 won luxury 5 paying 1 + 2; seat 1 bid 6 on Prestige and seat 2 bid 8; seat 0 acts.
-MIDGAME = play(*won(L(5), 0, 1, 2), Reveal(PRESTIGE), bid(0, 3), bid(1, 6), bid(2, 8))
+MIDGAME = play_actions(*won(L(5), 0, 1, 2), Reveal(PRESTIGE), bid(0, 3), bid(1, 6), bid(2, 8))
 
 
 # --- R13: the view --------------------------------------------------------------------------
@@ -92,12 +99,12 @@ def test_R13_every_seat_sees_the_table_the_counts_and_the_status_cards() -> None
 def test_R13_a_view_does_not_tell_another_hand_or_spent_cards() -> None:
     # Seat 0 paid 1 + 2 for luxury 5; a state where it paid 3 instead (same counts) looks
     # the same to seat 1, though seat 0's hand differs.
-    paid_1_2 = play(*won(L(5), 0, 1, 2))
-    paid_3 = play(*won(L(5), 0, 3))
+    paid_1_2 = play_actions(*won(L(5), 0, 1, 2))
+    paid_3 = play_actions(*won(L(5), 0, 3))
     assert paid_1_2.players[0].hand != paid_3.players[0].hand
     assert len(paid_1_2.players[0].hand) != len(paid_3.players[0].hand)
-    swapped = play(*won(L(5), 0, 1, 3))
-    other = play(*won(L(5), 0, 2, 4))
+    swapped = play_actions(*won(L(5), 0, 1, 3))
+    other = play_actions(*won(L(5), 0, 2, 4))
     assert swapped.players[0].hand != other.players[0].hand
     assert view(swapped, 1) == view(other, 1)
     assert view(swapped, 0) != view(other, 0)
@@ -145,7 +152,7 @@ def test_observation_sizes_per_player_count() -> None:
     assert GLOBAL_SIZE == 47
     assert seat_size() == 38
     assert [observation_size(n) for n in (3, 4, 5)] == [161, 199, 237]
-    assert observation_size(3, TINY) == 47 + 3 * (2 * 3 + 16)
+    assert observation_size(3, FOUR_CARD_GAME) == 47 + 3 * (2 * 3 + 16)
     for n in (3, 4, 5):
         assert len(observation_tensor(new_game(n), 0)) == observation_size(n)
 
@@ -196,13 +203,15 @@ def test_R14_seats_are_rotated_so_the_observer_comes_first() -> None:
 
 
 def test_R14_passed_and_removed_cards_and_pending_faux_pas_in_the_tensor() -> None:
-    state = play(Reveal(FAUX_PAS), Pass(0), *won(L(2), 0, 1)[:2], Pass(1))
+    state = play_actions(Reveal(FAUX_PAS), Pass(0), *won(L(2), 0, 1)[:2], Pass(1))
     # Seat 0 took Faux Pas with no luxury card: pending. Luxury 2: seat 0 bid 1, seat 1 passed.
     t = observation_tensor(state, 0)
     me, nxt = _seat_block(t, 0), _seat_block(t, 1)
     assert me[24 + 11] == 1.0  # a Faux Pas in front of seat 0
     assert nxt[22] == 1.0  # seat 1 passed
-    finished_faux_pas = play(Reveal(FAUX_PAS), Pass(0), Reveal(L(2)), bid(0, 1), Pass(1), Pass(2))
+    finished_faux_pas = play_actions(
+        Reveal(FAUX_PAS), Pass(0), Reveal(L(2)), bid(0, 1), Pass(1), Pass(2)
+    )
     t = observation_tensor(finished_faux_pas, 0)
     assert t[32 + 1] == 1.0  # luxury 2 is out of the game
     assert t[32 + 11] == 1.0  # and Faux Pas
@@ -210,7 +219,7 @@ def test_R14_passed_and_removed_cards_and_pending_faux_pas_in_the_tensor() -> No
 
 
 def test_R14_the_discard_phase_in_the_tensor() -> None:
-    state = play(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
+    state = play_actions(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
     t = observation_tensor(state, 2)
     assert t[0:4] == [0.0, 0.0, 1.0, 0.0]
     assert _seat_block(t, 1)[23] == 1.0  # seat 0, block 1 from seat 2, must discard
@@ -222,7 +231,7 @@ def test_R14_observation_string() -> None:
     assert "+0 hand=1,2,3,4,8,10,12,15,20,25 up=6" in text
     assert "+2 hand=4,6,8,10,12,15,20,25 up=3 cards=L5" in text
     assert text.endswith("out=-")
-    over = play(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=TINY)
+    over = play_actions(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=FOUR_CARD_GAME)
     assert observation_string(over, 0).startswith("over turn=+2 ended=S |")
 
 
@@ -267,9 +276,9 @@ def test_nobody_wins_when_everyone_is_cast_out() -> None:
 
 def test_published_bounds() -> None:
     assert [max_game_length(n) for n in (3, 4, 5)] == [526, 706, 886]
-    assert max_game_length(3, TINY) == 3 * (3 * 3 + 2)  # no Faux Pas in TINY
+    assert max_game_length(3, FOUR_CARD_GAME) == 3 * (3 * 3 + 2)  # no Faux Pas in FOUR_CARD_GAME
     assert max_chance_nodes() == 16
-    assert max_chance_nodes(TINY) == 4
+    assert max_chance_nodes(FOUR_CARD_GAME) == 4
 
 
 def test_max_game_length_refuses_other_player_counts() -> None:
@@ -317,11 +326,13 @@ def test_a_copied_state_plays_on_like_the_original() -> None:
             "3 players; auction of Prestige, Seat 0 to act, highest bid 8; 14 cards in the deck",
         ),
         (
-            play(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0)),
+            play_actions(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0)),
             "3 players; Seat 0 must discard a luxury card for Faux Pas; 14 cards in the deck",
         ),
         (
-            play(Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=TINY),
+            play_actions(
+                Reveal(PRESTIGE), Pass(0), Pass(1), Reveal(SCANDALE), config=FOUR_CARD_GAME
+            ),
             "3 players; game over, ended by Scandale; 2 cards in the deck",
         ),
     ],
@@ -360,8 +371,10 @@ def test_write_observation_refuses_booleans_and_wrong_sizes_and_writes_nothing()
 
 
 def test_a_signed_byte_buffer_refuses_a_bid_above_127() -> None:
-    big = GameConfig(money=(40, 50, 60), deck=TINY.deck)  # 150 in all: fits a byte, not "b"
-    state = play(Reveal(L(3)), bid(0, 40, 50, 60), config=big)
+    big = GameConfig(
+        money=(40, 50, 60), deck=FOUR_CARD_GAME.deck
+    )  # 150 in all: fits a byte, not "b"
+    state = play_actions(Reveal(L(3)), bid(0, 40, 50, 60), config=big)
     out = array("b", [0] * observation_size(3, big))
     with pytest.raises(EncodingError, match="values above 127"):
         write_observation(state, 1, out)
@@ -371,8 +384,8 @@ def test_a_signed_byte_buffer_refuses_a_bid_above_127() -> None:
 
 
 def test_observations_of_games_with_more_than_255_in_money_need_wide_items() -> None:
-    rich = GameConfig(money=(100, 200), deck=TINY.deck)
-    state = play(Reveal(L(3)), bid(0, 100, 200), config=rich)
+    rich = GameConfig(money=(100, 200), deck=FOUR_CARD_GAME.deck)
+    state = play_actions(Reveal(L(3)), bid(0, 100, 200), config=rich)
     tensor = observation_tensor(state, 1)
     assert tensor[46] == 300.0
     out = array("d", [0.0] * observation_size(3, rich))

@@ -24,13 +24,15 @@ from high_society import (
     new_game,
     why_illegal,
 )
-from tests.builders import PRESTIGE, SCANDALE, L, auction, bid, discard_due, play, won
+from tests.builders import PRESTIGE, SCANDALE, L, auction, bid, discard_due, play_actions, won
 
 NAMES = ("Ada", "Ben", "Cy")
 
 
 def over() -> GameState:
-    return play(*won(PRESTIGE, 0, 1), *won(PRESTIGE, 0, 2), *won(PRESTIGE, 0, 3), Reveal(SCANDALE))
+    return play_actions(
+        *won(PRESTIGE, 0, 1), *won(PRESTIGE, 0, 2), *won(PRESTIGE, 0, 3), Reveal(SCANDALE)
+    )
 
 
 # (reason, situation, action, message with names)
@@ -70,19 +72,19 @@ CASES: list[tuple[Reason, Callable[[], GameState], object, str]] = [
     ),
     (
         Reason.CARD_NOT_IN_DECK,
-        lambda: play(*won(L(5), 0, 1)),
+        lambda: play_actions(*won(L(5), 0, 1)),
         Reveal(L(5)),
         "cannot reveal Luxury 5: it is not in the deck",
     ),
     (
         Reason.NO_DISCARD_DUE,
-        lambda: play(*won(L(3), 0, 1), Reveal(L(5))),
+        lambda: play_actions(*won(L(3), 0, 1), Reveal(L(5))),
         Discard(0, L(3)),
         "Ada cannot discard: no Faux Pas discard is due",
     ),
     (
         Reason.ALREADY_PASSED,
-        lambda: play(Reveal(L(5)), Pass(0)),
+        lambda: play_actions(Reveal(L(5)), Pass(0)),
         bid(0, 25),
         "Ada cannot bid: they passed earlier in this auction",
     ),
@@ -101,19 +103,19 @@ CASES: list[tuple[Reason, Callable[[], GameState], object, str]] = [
     ),
     (
         Reason.CARD_ALREADY_BID,
-        lambda: play(Reveal(L(5)), bid(0, 3), bid(1, 4), bid(2, 6)),
+        lambda: play_actions(Reveal(L(5)), bid(0, 3), bid(1, 4), bid(2, 6)),
         bid(0, 3, 8),
         "Ada cannot bid 3 again: already face up this round (a bid only adds cards)",
     ),
     (
         Reason.CARD_NOT_IN_HAND,
-        lambda: play(*won(L(5), 0, 1), Reveal(L(6))),
+        lambda: play_actions(*won(L(5), 0, 1), Reveal(L(6))),
         bid(0, 1, 2),
         "Ada cannot bid 1: not in their hand (spent earlier)",
     ),
     (
         Reason.BID_TOO_LOW,
-        lambda: play(Reveal(L(5)), bid(0, 1, 8)),
+        lambda: play_actions(Reveal(L(5)), bid(0, 1, 8)),
         bid(1, 3, 4),
         "Ben cannot bid 7: the highest bid is 9",
     ),
@@ -175,7 +177,7 @@ def test_reason_codes_are_stable_strings() -> None:
 
 
 def test_a_raise_names_what_was_already_face_up() -> None:
-    state = play(Reveal(L(5)), bid(0, 3), bid(1, 6), Pass(2))
+    state = play_actions(Reveal(L(5)), bid(0, 3), bid(1, 6), Pass(2))
     error = why_illegal(state, bid(0, 2))
     assert error is not None
     assert error.reason is Reason.BID_TOO_LOW

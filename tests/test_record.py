@@ -377,6 +377,17 @@ def test_meta_is_free_form_and_ignored_by_validation() -> None:
     assert validation.record.meta == meta
 
 
+def test_meta_is_kept_on_rewrite_and_an_empty_one_is_written_as_none() -> None:
+    # docs/records.md: meta is kept as it is; an empty one is the same record as none.
+    meta: JSON = {"event": "x", "empty": {}, "list": []}
+    kept = loads_record(dumps_record(loads_record(doc(SHORT_GAME, meta=meta))))
+    assert kept.meta == meta
+    empty = loads_record(doc(SHORT_GAME, meta={}))
+    assert empty == loads_record(doc(SHORT_GAME))
+    assert empty.meta == {}
+    assert "meta" not in json.loads(dumps_record(empty))
+
+
 def test_the_fixture_files_validate_as_documented() -> None:
     finished = validate_file(DATA / "finished-3p.json")
     assert finished.finished

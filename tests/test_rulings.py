@@ -37,7 +37,18 @@ from high_society import (
     why_illegal,
 )
 from high_society.scoring import winners
-from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, finished, play, then, won
+from tests.builders import (
+    FAUX_PAS,
+    PASSE,
+    PRESTIGE,
+    SCANDALE,
+    L,
+    bid,
+    finished,
+    play_actions,
+    then,
+    won,
+)
 
 # --- Components -----------------------------------------------------------------------------
 
@@ -88,13 +99,13 @@ def test_R3_other_player_counts_are_refused(players: int) -> None:
 
 
 def test_R3_the_first_seat_starts_the_first_round() -> None:
-    state = play(Reveal(L(4)))
+    state = play_actions(Reveal(L(4)))
     assert to_act(state) == 0
 
 
 def test_R3_the_player_to_the_left_is_the_next_seat_wrapping_round() -> None:
     # Seat 2 wins the first card for free, so starts the second round.
-    state = play(Reveal(L(1)), Pass(0), Pass(1))
+    state = play_actions(Reveal(L(1)), Pass(0), Pass(1))
     assert state.turn == 2
     state = then(state, Reveal(L(2)), bid(2, 3))
     assert to_act(state) == 0  # wrapped round
@@ -113,7 +124,7 @@ def test_R4_a_reveal_is_a_chance_action_without_a_player() -> None:
 
 
 def test_R4_the_state_knows_which_cards_remain_never_their_order() -> None:
-    state = play(Reveal(PRESTIGE), Pass(0), Pass(1))
+    state = play_actions(Reveal(PRESTIGE), Pass(0), Pass(1))
     assert Counter(state.deck) == Counter(STANDARD_DECK) - Counter([PRESTIGE])
     # The deck is a multiset in canonical order: the same cards, the same deck value.
     assert list(state.deck) == sorted(state.deck, key=list(type(PRESTIGE)).index)
@@ -124,14 +135,14 @@ def test_R4_the_state_knows_which_cards_remain_never_their_order() -> None:
 
 
 def test_R5_a_bid_adds_cards_to_those_already_face_up() -> None:
-    state = play(Reveal(L(9)), bid(0, 3), bid(1, 4), bid(2, 6), bid(0, 8))
+    state = play_actions(Reveal(L(9)), bid(0, 3), bid(1, 4), bid(2, 6), bid(0, 8))
     assert state.players[0].table == {3, 8}
     assert state.players[0].bid == 11
     assert state.players[0].hand == set(STANDARD_MONEY) - {3, 8}
 
 
 def test_R5_the_new_total_must_be_strictly_greater_than_the_highest() -> None:
-    state = play(Reveal(L(9)), bid(0, 3, 4))
+    state = play_actions(Reveal(L(9)), bid(0, 3, 4))
     assert not is_legal(state, bid(1, 6, 1))  # 7 ties the highest total
     assert is_legal(state, bid(1, 8))
     with pytest.raises(IllegalActionError) as caught:
@@ -141,18 +152,18 @@ def test_R5_the_new_total_must_be_strictly_greater_than_the_highest() -> None:
 
 def test_R5_nobody_gives_change() -> None:
     # Seat 0 overpays with the 25 to beat 2; all 25 is spent when it wins.
-    state = play(Reveal(L(3)), bid(0, 2), bid(1, 3), Pass(2), bid(0, 25), Pass(1))
+    state = play_actions(Reveal(L(3)), bid(0, 2), bid(1, 3), Pass(2), bid(0, 25), Pass(1))
     assert state.players[0].spent == {2, 25}
     assert state.players[0].money == 106 - 27
 
 
 def test_R5_a_player_who_cannot_beat_the_highest_may_only_pass() -> None:
-    state = play(Reveal(L(10)), bid(0, *STANDARD_MONEY))  # 106: nobody can beat it
+    state = play_actions(Reveal(L(10)), bid(0, *STANDARD_MONEY))  # 106: nobody can beat it
     assert list(legal_actions(state)) == [Pass(1)]
 
 
 def test_R6_a_passing_player_takes_their_cards_back_and_is_out_of_the_round() -> None:
-    state = play(Reveal(L(6)), bid(0, 2), bid(1, 3), bid(2, 4), Pass(0))
+    state = play_actions(Reveal(L(6)), bid(0, 2), bid(1, 3), bid(2, 4), Pass(0))
     assert state.players[0].table == frozenset()
     assert state.players[0].hand == set(STANDARD_MONEY)
     assert state.players[0].passed
@@ -163,7 +174,7 @@ def test_R6_a_passing_player_takes_their_cards_back_and_is_out_of_the_round() ->
 
 
 def test_R6_the_last_player_in_wins_at_once_pays_takes_the_card_and_starts() -> None:
-    state = play(Reveal(L(6)), bid(0, 2), bid(1, 3), bid(2, 4), Pass(0), Pass(1))
+    state = play_actions(Reveal(L(6)), bid(0, 2), bid(1, 3), bid(2, 4), Pass(0), Pass(1))
     # Seat 2 wins without another turn.
     assert state.phase is Phase.REVEAL
     assert to_act(state) is CHANCE
@@ -177,14 +188,14 @@ def test_R6_the_last_player_in_wins_at_once_pays_takes_the_card_and_starts() -> 
 
 
 def test_R6_if_nobody_bid_the_last_remaining_player_gets_the_card_free() -> None:
-    state = play(Reveal(PRESTIGE), Pass(0), Pass(1))
+    state = play_actions(Reveal(PRESTIGE), Pass(0), Pass(1))
     assert state.players[2].status_cards == (PRESTIGE,)
     assert all(p.money == 106 for p in state.players)
     assert state.turn == 2
 
 
 def test_R6_prestige_cards_are_auctioned_normally() -> None:
-    state = play(Reveal(PRESTIGE), bid(0, 1), Pass(1))
+    state = play_actions(Reveal(PRESTIGE), bid(0, 1), Pass(1))
     assert state.phase is Phase.AUCTION  # one pass does not end a normal auction
     state = then(state, Pass(2))
     assert state.players[0].status_cards == (PRESTIGE,)
@@ -192,7 +203,7 @@ def test_R6_prestige_cards_are_auctioned_normally() -> None:
 
 @pytest.mark.parametrize("card", [FAUX_PAS, PASSE, SCANDALE])
 def test_R7_the_first_pass_ends_a_disgrace_auction(card: StatusCard) -> None:
-    state = play(Reveal(card), bid(0, 3), bid(1, 4), Pass(2))
+    state = play_actions(Reveal(card), bid(0, 3), bid(1, 4), Pass(2))
     assert state.phase is not Phase.AUCTION
     passer, others = state.players[2], state.players[:2]
     assert passer.status_cards == (card,)
@@ -203,7 +214,7 @@ def test_R7_the_first_pass_ends_a_disgrace_auction(card: StatusCard) -> None:
 
 
 def test_R7_the_passer_takes_their_own_face_up_cards_back() -> None:
-    state = play(Reveal(PASSE), bid(0, 3), bid(1, 4), bid(2, 6), Pass(0))
+    state = play_actions(Reveal(PASSE), bid(0, 3), bid(1, 4), bid(2, 6), Pass(0))
     assert state.players[0].status_cards == (PASSE,)
     assert state.players[0].hand == set(STANDARD_MONEY)
     assert state.players[1].spent == {4}
@@ -212,7 +223,7 @@ def test_R7_the_passer_takes_their_own_face_up_cards_back() -> None:
 
 
 def test_R8_faux_pas_with_luxury_cards_asks_the_owner_to_choose_a_discard() -> None:
-    state = play(*won(L(3), 0, 1), *won(L(8), 0, 2), Reveal(FAUX_PAS), Pass(0))
+    state = play_actions(*won(L(3), 0, 1), *won(L(8), 0, 2), Reveal(FAUX_PAS), Pass(0))
     assert state.phase is Phase.DISCARD
     assert to_act(state) == 0
     assert list(legal_actions(state)) == [Discard(0, L(3)), Discard(0, L(8))]
@@ -225,13 +236,13 @@ def test_R8_faux_pas_with_luxury_cards_asks_the_owner_to_choose_a_discard() -> N
 
 
 def test_R8_the_discard_comes_before_the_next_reveal() -> None:
-    state = play(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
+    state = play_actions(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
     assert not is_legal(state, Reveal(L(5)))
     assert legal_actions(state)[0] == Discard(0, L(3))
 
 
 def test_R8_without_luxury_cards_faux_pas_stays_pending_for_the_next_one() -> None:
-    state = play(Reveal(FAUX_PAS), Pass(0))
+    state = play_actions(Reveal(FAUX_PAS), Pass(0))
     assert state.phase is Phase.REVEAL  # nothing to discard yet
     assert state.players[0].faux_pas_pending
     state = then(state, *won(L(7), 0, 4))
@@ -243,7 +254,7 @@ def test_R8_without_luxury_cards_faux_pas_stays_pending_for_the_next_one() -> No
 
 
 def test_R8_a_pending_faux_pas_does_not_take_a_prestige_card() -> None:
-    state = play(Reveal(FAUX_PAS), Pass(0), *won(PRESTIGE, 0, 1))
+    state = play_actions(Reveal(FAUX_PAS), Pass(0), *won(PRESTIGE, 0, 1))
     assert state.players[0].status_cards == (PRESTIGE, FAUX_PAS)
 
 
@@ -257,7 +268,7 @@ def test_R8_a_faux_pas_still_pending_at_the_end_has_no_effect_on_the_score() -> 
 
 
 def test_R9_the_fourth_dark_green_card_ends_the_game_and_goes_to_nobody() -> None:
-    state = play(
+    state = play_actions(
         *won(PRESTIGE, 0, 1),
         *won(PRESTIGE, 0, 2),
         *won(PRESTIGE, 0, 3),
@@ -273,7 +284,7 @@ def test_R9_the_fourth_dark_green_card_ends_the_game_and_goes_to_nobody() -> Non
 
 
 def test_R9_the_first_three_dark_green_cards_are_auctioned() -> None:
-    state = play(Reveal(SCANDALE))
+    state = play_actions(Reveal(SCANDALE))
     assert state.phase is Phase.AUCTION
     assert state.auction is SCANDALE
     state = then(state, Pass(0), Reveal(PRESTIGE), Pass(0), Pass(1))
@@ -283,7 +294,7 @@ def test_R9_the_first_three_dark_green_cards_are_auctioned() -> None:
 
 
 def test_R9_after_the_end_no_action_is_legal() -> None:
-    state = play(*won(PRESTIGE, 0, 1), *won(PRESTIGE, 0, 2), *won(PRESTIGE, 0, 3))
+    state = play_actions(*won(PRESTIGE, 0, 1), *won(PRESTIGE, 0, 2), *won(PRESTIGE, 0, 3))
     end = apply(state, Reveal(SCANDALE))
     assert to_act(end) is None
     assert len(legal_actions(end)) == 0
@@ -380,7 +391,7 @@ def test_R11_worked_example_12_then_7_then_28_then_14() -> None:
 
 
 def test_R11_status_can_be_asked_mid_game() -> None:
-    state = play(*won(L(6), 0, 1), *won(PRESTIGE, 0, 2))
+    state = play_actions(*won(L(6), 0, 1), *won(PRESTIGE, 0, 2))
     assert status(state, 0) == 12
     assert status(state, 1) == 0
 

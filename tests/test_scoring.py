@@ -15,7 +15,7 @@ from high_society import (
     status,
     status_of,
 )
-from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, finished, play, won
+from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, finished, play_actions, won
 
 
 @pytest.mark.parametrize(
@@ -51,11 +51,11 @@ def test_result_of_an_unfinished_game_is_refused() -> None:
     with pytest.raises(GameNotOverError, match="not over"):
         result(new_game(3))
     with pytest.raises(GameNotOverError):
-        result(play(Reveal(L(5))))
+        result(play_actions(Reveal(L(5))))
 
 
 def test_status_and_breakdown_mid_game() -> None:
-    state = play(*won(L(6), 0, 1), Reveal(PASSE))
+    state = play_actions(*won(L(6), 0, 1), Reveal(PASSE))
     assert status(state, 0) == 6
     assert breakdown(state, 0).luxury_cards == (L(6),)
     assert status(state, 2) == 0

@@ -33,8 +33,7 @@ from high_society.serial import (
     state_from_json,
     state_to_json,
 )
-from tests.builders import FAUX_PAS, PRESTIGE, L, bid, won
-from tests.builders import play as play_actions
+from tests.builders import FAUX_PAS, PRESTIGE, L, bid, play_actions, won
 
 # --- Actions ---------------------------------------------------------------------------------
 

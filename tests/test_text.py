@@ -8,8 +8,7 @@ from high_society.bots import HeuristicBot, RandomBot
 from high_society.host import Step, play
 from high_society.scoring import format_status
 from high_society.text import final_table, narrate, says
-from tests.builders import FAUX_PAS, PASSE, L, bid, won
-from tests.builders import play as play_actions
+from tests.builders import FAUX_PAS, PASSE, L, bid, play_actions, won
 
 NAMES = ("Ada", "Ben", "Cy")
 

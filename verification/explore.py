@@ -52,9 +52,8 @@ from property_tests.checks import (
     state_and_turn_problems,
     transition_problems,
 )
+from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L
 from verification.boundary import check_boundary
-
-L = StatusCard
 
 
 @attrs.frozen
@@ -72,7 +71,7 @@ CONFIGS = (
         3,
         GameConfig(
             money=(1, 2),
-            deck=sort_cards([L.LUXURY_3, L.PRESTIGE, L.FAUX_PAS, L.PASSE, L.SCANDALE]),
+            deck=sort_cards([L(3), PRESTIGE, FAUX_PAS, PASSE, SCANDALE]),
         ),
     ),
     Reduced(
@@ -80,9 +79,7 @@ CONFIGS = (
         3,
         GameConfig(
             money=(1,),
-            deck=sort_cards(
-                [L.LUXURY_2, L.LUXURY_5, L.PRESTIGE, L.PRESTIGE, L.FAUX_PAS, L.PASSE, L.SCANDALE]
-            ),
+            deck=sort_cards([L(2), L(5), PRESTIGE, PRESTIGE, FAUX_PAS, PASSE, SCANDALE]),
         ),
     ),
 )
@@ -121,7 +118,7 @@ def _other_actions(config: GameConfig, players: int) -> Iterator[object]:
             yield Bid(seat, frozenset({value}))
         yield Bid(seat, frozenset(config.money))
         yield Bid(seat, frozenset())
-    for card in L:
+    for card in StatusCard:
         yield Reveal(card)
     yield "pass"
     yield None

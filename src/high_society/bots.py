@@ -72,6 +72,8 @@ class HeuristicBot:
 
     - Luxury cards are worth about twice their face, prestige cards grow with the luxury
       it already owns; avoiding a disgrace card is worth what the card would cost it.
+    - While a Faux Pas of its own waits for a luxury card (R8), it bids nothing for luxury:
+      the card would be lost at once.
     - It keeps clear of being the poorest (R10), with some slack early on, since the others
       will spend too: a bid may leave it at most 30 below the poorest opponent's money
       while four or more dark-green cards are still in the deck, 24 with three left, 14

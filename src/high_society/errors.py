@@ -2,7 +2,10 @@
 
 Every error the library raises on purpose is a :class:`HighSocietyError`. Errors about bad
 input are also :class:`ValueError` (an index or seat out of range, :class:`IndexError`), so
-code that already catches the built-in error keeps working.
+code that already catches the built-in error keeps working. The exceptions keep another
+interface's conventions: the PettingZoo environment raises ``AssertionError`` where
+PettingZoo's own wrappers do, ``high_society.openspiel.game_state`` a ``TypeError`` for a
+state of another game, and ``import high_society.batch`` an ``ImportError`` without its extra.
 """
 
 import enum

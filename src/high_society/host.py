@@ -91,12 +91,16 @@ def play(
     applied with :func:`~high_society.apply`, so an illegal choice stops the game.
 
     Raises:
-        InvalidConfigError: ``len(bots)`` is not 3 to 5, or both ``seed`` and ``dealer``
-            are given.
+        InvalidConfigError: ``len(bots)`` is not 3 to 5, or not the number of seats of
+            ``start``, or both ``seed`` and ``dealer`` are given. Raised before the first
+            step, as the generator starts.
         IllegalActionError: a bot chose an illegal action.
     """
     if dealer is not None and seed is not None:
         raise InvalidConfigError("give play() a dealer or a seed, not both")
+    if start is not None and len(bots) != len(start.players):
+        seats = len(start.players)
+        raise InvalidConfigError(f"{len(bots)} bots for a game of {seats} seats: give one per seat")
     state = start if start is not None else new_game(len(bots), config)
     draw = (dealer if dealer is not None else Dealer(seed)).draw
     choose = [bot.choose for bot in bots]

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from high_society._text import short_repr
 from high_society.actions import Action, Bid, Pass, Reveal
 from high_society.bots import Bot, HeuristicBot
-from high_society.errors import InvalidConfigError, OutOfRangeError
+from high_society.errors import InvalidConfigError, NoSeatToActError, OutOfRangeError
 from high_society.rules import apply, chance_outcomes, legal_actions, to_act
 from high_society.scoring import result
 from high_society.state import GameState, Phase
@@ -208,11 +208,11 @@ class SearchBot:
         """The action this bot plays for the seat that must act.
 
         Raises:
-            ValueError: no seat must act in ``state``.
+            NoSeatToActError: no seat must act in ``state``.
         """
         seat = to_act(state)
         if not isinstance(seat, int):
-            raise ValueError("a bot is asked to act only when a seat must act")
+            raise NoSeatToActError("a bot is asked to act only when a seat must act")
         root = _Node(state)
         root.actions = self._candidates(state)
         self.last_simulations = 0

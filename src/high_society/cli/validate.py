@@ -1,7 +1,8 @@
 """``high-society validate [--json] FILE...``: check recorded games (format v1).
 
 Exit code 0 when every file is a valid record (finished or not), 1 when any is not (a
-missing, unreadable or non-JSON file counts as not valid). Nothing is written but the report
+missing, unreadable or non-JSON file counts as not valid), 2 on wrong usage (no FILE, an
+unknown option). Nothing is written but the report
 on standard output, one line per file in the order given; what comes from a file or its name
 is escaped, so a line never holds a control character.
 """
@@ -26,7 +27,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="check recorded games (JSON, format v1)",
         description="Check that each FILE is a recorded game in format v1 whose every action "
         "is legal in turn, and print one line per file: valid (finished or not, and who won) "
-        "or where and why it fails. Exit code 0 when every file is valid, 1 otherwise.",
+        "or where and why it fails. Exit code 0 when every file is valid, 1 otherwise, 2 on "
+        "wrong usage.",
     )
     parser.add_argument(
         "--json",

@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 
+import attrs
 import pytest
 
 from high_society import (
@@ -75,6 +76,15 @@ def test_result_reports_money_left_and_breakdowns_in_seat_order() -> None:
     assert [b.status for b in outcome.breakdowns] == list(outcome.scores)
     assert outcome.cast_out == (0,)
     assert outcome.winners == (1,)
+
+
+def test_result_counts_money_face_up_as_money_left() -> None:
+    # No played game ends with money face up; a hand-built one still gets the documented
+    # count (result's contract: money == sum(hand) + sum(table)), not a difference.
+    state = finished([[L(2)], [L(3)], [L(4)]], [[1, 2], [25], [4, 6]])
+    players = (attrs.evolve(state.players[0], hand=frozenset({1}), table=frozenset({2})),)
+    state = attrs.evolve(state, players=players + state.players[1:])
+    assert result(state).money == (3, 25, 10)
 
 
 def test_status_of_a_seat_that_does_not_exist_names_the_seats() -> None:

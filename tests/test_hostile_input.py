@@ -470,8 +470,10 @@ def test_validate_reports_a_name_holding_a_forged_line_on_one_line(
 
 @pytest.mark.parametrize("config", [None, "standard", 11, (1, 2, 3), {"money": (1,)}])
 def test_new_game_refuses_a_config_that_is_not_one(config: object) -> None:
-    with pytest.raises(InvalidConfigError, match="config must be a GameConfig"):
+    # The message shows what was given (through short_repr), not only what was wanted.
+    with pytest.raises(InvalidConfigError, match="config must be a GameConfig, not ") as caught:
         new_game(3, config=config)  # type: ignore[arg-type]
+    assert str(caught.value).endswith(f"not {config!r}")
 
 
 @pytest.mark.parametrize(

@@ -94,7 +94,7 @@ def test_R3_three_to_five_players(players: int) -> None:
 
 @pytest.mark.parametrize("players", [0, 1, 2, 6, 7, -3])
 def test_R3_other_player_counts_are_refused(players: int) -> None:
-    with pytest.raises(InvalidConfigError, match="3 to 5"):
+    with pytest.raises(InvalidConfigError, match=rf"3 to 5 players, not {players} \(R3\)$"):
         new_game(players)
 
 

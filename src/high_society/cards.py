@@ -150,7 +150,7 @@ class StatusCard(enum.Enum):
         return cls(f"luxury-{value}")
 
 
-LUXURY: frozenset[StatusCard] = frozenset(c for c in StatusCard if c.value.startswith("luxury-"))
+LUXURY: frozenset[StatusCard] = frozenset(c for c in StatusCard if c.is_luxury)
 DISGRACE: frozenset[StatusCard] = frozenset(
     {StatusCard.FAUX_PAS, StatusCard.PASSE, StatusCard.SCANDALE}
 )

@@ -158,7 +158,7 @@ def test_a_module_and_class_name_loads_any_bot() -> None:
         ("high_society.bots:__doc__", "not a class or function"),
         ("high_society.cards:GameConfig", "cannot be made from a seed"),
         ("high_society.bots:Bot", "cannot be made from a seed"),
-        ("builtins:int", "without a choose method"),
+        ("builtins:int", "without a choose or choose_seen method"),
     ],
 )
 def test_bad_bot_names_are_refused(spec: str, message: str) -> None:

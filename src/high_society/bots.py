@@ -1,29 +1,229 @@
-"""Built-in opponents: a uniformly random player and a simple heuristic one.
+"""The bot protocol, and the built-in opponents: a uniformly random player and a simple
+heuristic one.
 
 A bot is anything with ``choose(state) -> Action`` that returns a legal action for the seat
-that must act (see :class:`Bot`). Both bots here are deterministic for a given seed.
+that must act (:class:`Bot`). A bot that wants to be told only what its own seat knows
+implements ``choose_seen(seen) -> Action`` instead (:class:`SeatBot`): it gets the seat's
+view of the table (R13) and the public history, never the state. Either kind may also
+implement two optional hooks, which :func:`~high_society.host.play` calls when present:
+
+- ``start(game: GameStart) -> None`` before the game's first action: the bot's seat, the
+  number of players and the game's parameters;
+- ``end(result: GameResult) -> None`` once the game is over: the scores with their
+  breakdowns, the money left, the cast-out seats and the winners.
+
+:func:`decide` asks a bot of either kind for its action (:func:`chooser` looks the method
+up once, for a host's game loop); :func:`start_bots` and :func:`end_bots` call the hooks.
+:class:`SeatOnly` plays any state bot from what its seat knows. Both built-in bots are
+deterministic for a given seed.
 """
 
 import random
-from typing import Protocol, assert_never
+from collections.abc import Callable, Sequence
+from typing import Protocol, assert_never, runtime_checkable
+
+import attrs
 
 from high_society._fast import randbelow
+from high_society._immutable import copy_self, deepcopy_self
+from high_society._text import short_repr
 from high_society.actions import Action, Pass
-from high_society.cards import CardKind, StatusCard
-from high_society.errors import NoSeatToActError
-from high_society.rules import LegalActions, legal_actions
-from high_society.scoring import status_of
+from high_society.cards import CardKind, GameConfig, StatusCard
+from high_society.errors import InvalidConfigError, NoSeatToActError
+from high_society.observation import SeatView, view
+from high_society.rules import LegalActions, apply, legal_actions, new_game
+from high_society.scoring import GameResult, result, status_of
 from high_society.state import GameState, Phase
 
-__all__ = ["Bot", "HeuristicBot", "RandomBot"]
+__all__ = [
+    "AnyBot",
+    "Bot",
+    "GameStart",
+    "HeuristicBot",
+    "RandomBot",
+    "SeatBot",
+    "SeatOnly",
+    "Seen",
+    "chooser",
+    "decide",
+    "end_bots",
+    "start_bots",
+]
 
 
+@runtime_checkable
 class Bot(Protocol):
-    """A player program: given a state where a seat must act, it returns that seat's action."""
+    """A player program: given a state where a seat must act, it returns that seat's action.
+
+    The state holds every hand: with perfect recall a seat can deduce them all from the
+    public history (R14), so a bot that reads them knows no more than a seat that
+    remembers. A bot that wants only its seat's view implements :class:`SeatBot` instead.
+    """
 
     def choose(self, state: GameState) -> Action:
         """A legal action for ``to_act(state)``, which is a seat."""
         ...
+
+
+@attrs.frozen
+class Seen:
+    """What one seat knows when it must act: what it sees now and what everyone saw happen.
+
+    Attributes:
+        view: the seat's view of the table (R13): its own hand, never another's, nor
+            anyone's spent cards.
+        history: every action of the game so far, reveals included, oldest first. All of
+            it happened face up, so every seat saw it (R14).
+    """
+
+    view: SeatView
+    history: tuple[Action, ...]
+
+    __copy__ = copy_self
+    __deepcopy__ = deepcopy_self
+
+    @property
+    def seat(self) -> int:
+        """The seat that must act."""
+        return self.view.seat
+
+    def deduced_state(self) -> GameState:
+        """The whole state, as a seat with perfect recall deduces it from the history (R14):
+        the public history replayed from the deal. Equal to the true state.
+
+        >>> from high_society import Reveal, StatusCard, apply, new_game
+        >>> from high_society.observation import view
+        >>> state = apply(new_game(3), Reveal(StatusCard.LUXURY_3))
+        >>> Seen(view(state, 0), (Reveal(StatusCard.LUXURY_3),)).deduced_state() == state
+        True
+        """
+        state = new_game(len(self.view.players), self.view.config)
+        for action in self.history:
+            state = apply(state, action)
+        return state
+
+
+@runtime_checkable
+class SeatBot(Protocol):
+    """A player program told only what its seat knows (:class:`Seen`), never the state."""
+
+    def choose_seen(self, seen: Seen) -> Action:
+        """A legal action for ``seen.seat``, which must act."""
+        ...
+
+
+#: A bot of either kind: what every host of the package accepts.
+AnyBot = Bot | SeatBot
+
+
+@attrs.frozen
+class GameStart:
+    """What a bot is told as a game starts (its optional ``start`` hook).
+
+    Attributes:
+        seat: the bot's seat.
+        players: how many seats the game has.
+        config: the game's parameters.
+    """
+
+    seat: int
+    players: int
+    config: GameConfig
+
+
+def decide(bot: AnyBot, state: GameState, history: Sequence[Action]) -> Action:
+    """Ask ``bot`` for the action of the seat that must act in ``state``.
+
+    A :class:`SeatBot` is given that seat's :class:`Seen` (its view and ``history``, the
+    game's actions so far); any other bot is given the state. A bot with both methods is
+    asked through ``choose``.
+
+    Raises:
+        NoSeatToActError: no seat must act in ``state``.
+        InvalidConfigError: ``bot`` has neither a ``choose`` nor a ``choose_seen`` method.
+    """
+    return chooser(bot, _seat(state), history)(state)
+
+
+def chooser(bot: AnyBot, seat: int, history: Sequence[Action]) -> Callable[[GameState], Action]:
+    """What a host calls for the action of ``bot``, playing ``seat``: its ``choose``, or for
+    a :class:`SeatBot` a function that tells it the seat's view and ``history``. A host
+    looks it up once per game and keeps ``history`` (a list it appends each action to) up
+    to date.
+
+    Raises:
+        InvalidConfigError: ``bot`` has neither a ``choose`` nor a ``choose_seen`` method.
+    """
+    choose: Callable[[GameState], Action] | None = getattr(bot, "choose", None)
+    if choose is not None:
+        return choose
+    choose_seen: Callable[[Seen], Action] | None = getattr(bot, "choose_seen", None)
+    if choose_seen is None:
+        raise InvalidConfigError(
+            f"the bot of seat {seat} ({short_repr(type(bot).__name__)}) has no choose or "
+            "choose_seen method"
+        )
+
+    def told_only_seat(state: GameState) -> Action:
+        return choose_seen(Seen(view(state, seat), tuple(history)))
+
+    return told_only_seat
+
+
+def start_bots(bots: Sequence[AnyBot], state: GameState) -> None:
+    """Call the ``start`` hook of each bot that has one, with its seat (the bot's index in
+    ``bots``), the number of players and the config of ``state``."""
+    players = len(state.players)
+    for seat, bot in enumerate(bots):
+        hook = getattr(bot, "start", None)
+        if hook is not None:
+            hook(GameStart(seat, players, state.config))
+
+
+def end_bots(bots: Sequence[AnyBot], final: GameState) -> None:
+    """Call the ``end`` hook of each bot that has one, with the result of ``final``.
+
+    Raises:
+        GameNotOverError: ``final`` is not over.
+    """
+    hooks = [hook for bot in bots if (hook := getattr(bot, "end", None)) is not None]
+    if hooks:
+        outcome = result(final)
+        for hook in hooks:
+            hook(outcome)
+
+
+class SeatOnly:
+    """Plays a state bot from what its seat knows: each decision, the state is deduced from
+    the public history (R14, :meth:`Seen.deduced_state`) and handed to ``bot``. Its hooks
+    are passed on.
+
+    >>> from high_society import Reveal, StatusCard, apply, new_game
+    >>> from high_society.observation import view
+    >>> state = apply(new_game(3), Reveal(StatusCard.LUXURY_3))
+    >>> seen = Seen(view(state, 0), (Reveal(StatusCard.LUXURY_3),))
+    >>> SeatOnly(RandomBot(seed=1)).choose_seen(seen) == RandomBot(seed=1).choose(state)
+    True
+    """
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def choose_seen(self, seen: Seen) -> Action:
+        """The wrapped bot's action in the state the seat deduces."""
+        return self.bot.choose(seen.deduced_state())
+
+    def start(self, game: GameStart) -> None:
+        """Passes the ``start`` hook on to the wrapped bot, if it has one."""
+        hook = getattr(self.bot, "start", None)
+        if hook is not None:
+            hook(game)
+
+    def end(self, result: GameResult) -> None:
+        """Passes the ``end`` hook on to the wrapped bot, if it has one."""
+        hook = getattr(self.bot, "end", None)
+        if hook is not None:
+            hook(result)
 
 
 _AUCTION = Phase.AUCTION

@@ -19,9 +19,9 @@ from typing import NamedTuple
 
 from high_society._fast import randbelow
 from high_society.actions import Action, Reveal
-from high_society.bots import Bot
+from high_society.bots import AnyBot, chooser, end_bots, start_bots
 from high_society.cards import STANDARD, GameConfig, StatusCard
-from high_society.errors import InvalidConfigError, NoRevealDueError
+from high_society.errors import IllegalActionError, InvalidConfigError, NoRevealDueError
 from high_society.rules import apply, new_game
 from high_society.state import GameState, Phase
 
@@ -76,24 +76,31 @@ _REVEAL = Phase.REVEAL
 
 
 def play(
-    bots: Sequence[Bot],
+    bots: Sequence[AnyBot],
     *,
     seed: int | None = None,
     dealer: Dealer | None = None,
     config: GameConfig = STANDARD,
     start: GameState | None = None,
+    history: Sequence[Action] | None = None,
 ) -> Iterator[Step]:
     """Play a game between ``bots`` (one per seat, seat order) to its end, yielding each step.
 
     Reveals come from ``dealer``, or from a new :class:`Dealer` seeded with ``seed``.
     ``start`` continues a game instead of dealing a new one for ``len(bots)`` players with
-    ``config``. Each bot is asked only when its own seat must act, and each action is
-    applied with :func:`~high_society.apply`, so an illegal choice stops the game.
+    ``config``; ``history`` is then the actions that led to it, which a
+    :class:`~high_society.bots.SeatBot` is told (it is needed when one plays). Each bot is
+    asked only when its own seat must act (:func:`~high_society.bots.decide`), and each
+    action is applied with :func:`~high_society.apply`, so an illegal choice stops the game.
+    The bots' optional hooks are called: ``start`` before the first step, ``end`` after
+    the last.
 
     Raises:
         InvalidConfigError: ``len(bots)`` is not 3 to 5, or not the number of seats of
-            ``start``, or both ``seed`` and ``dealer`` are given. Raised before the first
-            step, as the generator starts.
+            ``start``; both ``seed`` and ``dealer`` are given; a bot has neither ``choose``
+            nor ``choose_seen``; ``history`` is given without ``start``, or a seat bot
+            plays from ``start`` without it. Raised before the first step, as the
+            generator starts.
         IllegalActionError: a bot chose an illegal action.
     """
     if dealer is not None and seed is not None:
@@ -101,18 +108,43 @@ def play(
     if start is not None and len(bots) != len(start.players):
         seats = len(start.players)
         raise InvalidConfigError(f"{len(bots)} bots for a game of {seats} seats: give one per seat")
+    if history is not None and start is None:
+        raise InvalidConfigError("play() takes a history only with the start state it led to")
     state = start if start is not None else new_game(len(bots), config)
     draw = (dealer if dealer is not None else Dealer(seed)).draw
-    choose = [bot.choose for bot in bots]
+    past: list[Action] = list(history or ())
+    choose = [chooser(bot, seat, past) for seat, bot in enumerate(bots)]
+    # Only a seat bot is told the history: keep it only for one.
+    keep_history = any(getattr(bot, "choose", None) is None for bot in bots)
+    if keep_history and start is not None:
+        if history is None:
+            raise InvalidConfigError("a seat bot plays from start: give play() the history too")
+        _check_history(start, past)
+    start_bots(bots, state)
     while (phase := state.phase) is not _OVER:
         action = draw(state) if phase is _REVEAL else choose[state.turn](state)
         after = apply(state, action)
+        if keep_history:
+            past.append(action)
         yield _new_step(Step, (state, action, after))
         state = after
+    end_bots(bots, state)
+
+
+def _check_history(start: GameState, history: Sequence[Action]) -> None:
+    """``history`` leads from the deal to ``start``: what a seat bot deduces is the truth."""
+    state = new_game(len(start.players), start.config)
+    try:
+        for action in history:
+            state = apply(state, action)
+    except IllegalActionError as error:
+        raise InvalidConfigError(f"the history given to play() is not a game: {error}") from None
+    if state != start:
+        raise InvalidConfigError("the history given to play() does not lead to its start state")
 
 
 def play_game(
-    bots: Sequence[Bot], *, seed: int | None = None, config: GameConfig = STANDARD
+    bots: Sequence[AnyBot], *, seed: int | None = None, config: GameConfig = STANDARD
 ) -> tuple[GameState, tuple[Action, ...]]:
     """Play a whole game with :func:`play`; return the final state and every action,
     reveals included.

@@ -34,6 +34,7 @@ import attrs
 
 from high_society._buffers import check_buffer, write_values
 from high_society._immutable import copy_self, deepcopy_self
+from high_society._json import JSON, JSONObject
 from high_society._text import short_repr
 from high_society.cards import (
     MAX_PLAYERS,
@@ -44,7 +45,6 @@ from high_society.cards import (
 )
 from high_society.errors import EncodingError, InvalidConfigError, InvalidSeatError
 from high_society.scoring import result
-from high_society.serial import JSON, JSONObject
 from high_society.state import GameState, Phase, PlayerState
 
 __all__ = [

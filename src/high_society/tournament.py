@@ -28,12 +28,12 @@ import attrs
 
 from high_society._text import short_repr
 from high_society.actions import Action
-from high_society.bots import Bot, HeuristicBot, RandomBot
+from high_society.bots import AnyBot, Bot, GameStart, HeuristicBot, RandomBot, SeatBot, Seen
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
 from high_society.errors import InvalidConfigError
 from high_society.host import play_game
 from high_society.parallel import game_seed, run_chunks
-from high_society.scoring import result
+from high_society.scoring import GameResult, result
 from high_society.search import SearchBot
 from high_society.state import GameState
 
@@ -51,7 +51,7 @@ __all__ = [
 #: Makes a bot from a seed: a bot class such as ``HeuristicBot`` is one. To play in other
 #: processes it must be picklable (a module-level class or function, or a
 #: :func:`functools.partial` of one).
-BotFactory = Callable[[int], Bot]
+BotFactory = Callable[[int], AnyBot]
 
 #: The bots :func:`parse_entrant` knows by name.
 BUILT_IN = ("random", "heuristic", "search")
@@ -245,9 +245,9 @@ def parse_entrant(spec: str) -> Entrant:
             raise InvalidConfigError(
                 f"bot {short_repr(spec)} cannot be made from a seed: {error}"
             ) from error
-        if not callable(getattr(bot, "choose", None)):
+        if not isinstance(bot, Bot | SeatBot):
             raise InvalidConfigError(
-                f"bot {short_repr(spec)} makes objects without a choose method"
+                f"bot {short_repr(spec)} makes objects without a choose or choose_seen method"
             )
         return Entrant(spec, target)
     known = ", ".join(BUILT_IN)
@@ -333,24 +333,71 @@ def _empty_row(name: str) -> BotRow:
 
 class _Timed:
     """Wraps a bot to count its decisions and time them in CPU time of the thread that
-    runs them, so that waiting for a busy core does not count (nor other threads' work)."""
+    runs them, so that waiting for a busy core does not count (nor other threads' work).
+    Its hooks are passed on."""
 
     __slots__ = ("bot", "decisions", "longest", "seconds")
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: AnyBot) -> None:
         self.bot = bot
         self.decisions = 0
         self.seconds = 0.0
         self.longest = 0.0
 
-    def choose(self, state: GameState) -> Action:
-        start = time.thread_time()
-        action = self.bot.choose(state)
-        spent = time.thread_time() - start
+    def _count(self, started: float) -> None:
+        spent = time.thread_time() - started
         self.decisions += 1
         self.seconds += spent
         self.longest = max(self.longest, spent)
+
+    def start(self, game: GameStart) -> None:
+        hook = getattr(self.bot, "start", None)
+        if hook is not None:
+            hook(game)
+
+    def end(self, outcome: GameResult) -> None:
+        hook = getattr(self.bot, "end", None)
+        if hook is not None:
+            hook(outcome)
+
+
+class _TimedBot(_Timed):
+    """A timed :class:`~high_society.bots.Bot`."""
+
+    __slots__ = ("_choose",)
+
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(bot)
+        self._choose = bot.choose
+
+    def choose(self, state: GameState) -> Action:
+        started = time.thread_time()
+        action = self._choose(state)
+        self._count(started)
         return action
+
+
+class _TimedSeatBot(_Timed):
+    """A timed :class:`~high_society.bots.SeatBot`: still told only what its seat knows."""
+
+    __slots__ = ("_choose_seen",)
+
+    def __init__(self, bot: SeatBot) -> None:
+        super().__init__(bot)
+        self._choose_seen = bot.choose_seen
+
+    def choose_seen(self, seen: Seen) -> Action:
+        started = time.thread_time()
+        action = self._choose_seen(seen)
+        self._count(started)
+        return action
+
+
+def _timed(bot: AnyBot) -> _TimedBot | _TimedSeatBot:
+    """``bot`` timed, asked as it asks to be asked (a bot with ``choose`` is given the state)."""
+    if isinstance(bot, Bot):
+        return _TimedBot(bot)
+    return _TimedSeatBot(bot)
 
 
 def _play_games(
@@ -364,9 +411,9 @@ def _play_games(
     for index in indexes:
         # Entrant k sits at seat (k + index) % players.
         seats = [(k + index) % players for k in range(players)]
-        by_seat: list[_Timed | None] = [None] * players
+        by_seat: list[_TimedBot | _TimedSeatBot | None] = [None] * players
         for k, entrant in enumerate(entrants):
-            by_seat[seats[k]] = _Timed(entrant.factory(game_seed(seed, index, 1 + k)))
+            by_seat[seats[k]] = _timed(entrant.factory(game_seed(seed, index, 1 + k)))
         bots = [bot for bot in by_seat if bot is not None]
         state, _ = play_game(bots, seed=game_seed(seed, index), config=config)
         outcome = result(state)

@@ -5,7 +5,9 @@
     python3 tasks.py test             set up .venv with the dev tools and run every check
 
 Other tasks: ``python3 tasks.py setup`` (only the environment), ``lint``, ``typecheck``,
-``pytest [ARGS...]``, ``docs`` (the documentation site, into docs/_build/html), ``bench
+``pytest [ARGS...]``, ``docs`` (the documentation site, into docs/_build/html), ``wheel``
+(the release check, part of ``test``: build the sdist and wheel, ``twine check`` them, and
+run the doctests and the demo against the wheel installed alone in a new environment), ``bench
 [PYTEST-ARGS...]`` (the benchmark suite and throughput report of docs/performance.md; not
 part of ``test``), ``mutate [MUTMUT-RUN-ARGS...]`` (mutation testing of the engine, not
 part of ``test``; docs/verification.md), ``verify`` (the exhaustive explorer and the
@@ -129,6 +131,8 @@ def test() -> None:
             # The same Hypothesis profile as CI (conftest.py): 500 examples, derandomised.
             pytest("--hypothesis-profile=ci")
             docs()
+            # The release: the built wheel, installed alone, passes its doctests and demo.
+            wheel()
             # The README's other command, end to end.
             run(BIN / "high-society", "demo", "--seed", "1")
         finally:
@@ -141,6 +145,111 @@ def test() -> None:
             sys.stdout.flush()
     if code != 0:
         print(f"FAILED ({code}): python3 tasks.py verify", file=sys.stderr)
+        sys.exit(code)
+
+
+#: What the installed wheel's check needs beside the package: its doctests import the
+#: optional adapters and the batch engine, so they come with the wheel's own extras.
+WHEEL_EXTRAS = "batch,openspiel,pettingzoo"
+
+
+def wheel() -> None:
+    """The release check: build the sdist and the wheel (``python -m build``, isolated),
+    check them with ``twine check --strict``, install the wheel into a new virtual
+    environment outside the source tree, and run there what a user runs: every module's
+    doctests, every page's examples, the demo, and a check that the wheel holds every file
+    of the source package (a file left out of the package data fails here)."""
+    work = Path(tempfile.mkdtemp(prefix="high-society-wheel-"))
+    try:
+        # Built from the project's files alone, as in a fresh clone: nothing a local build
+        # left behind (an egg-info's file list) can put a file into the wheel.
+        tree = work / "tree"
+        _export(tree)
+        dist = work / "dist"
+        run(PY, "-m", "build", "--quiet", "--outdir", dist, tree)
+        built = sorted(dist.iterdir())
+        run(BIN / "twine", "check", "--strict", *built)
+        wheels = [p for p in built if p.suffix == ".whl"]
+        if len(wheels) != 1:
+            sys.exit(f"expected one wheel in {dist}, found {[p.name for p in built]}")
+        env = work / "venv"
+        venv.EnvBuilder(with_pip=True).create(env)
+        py = env / ("Scripts" if os.name == "nt" else "bin") / "python"
+        tools = [line for line in _dev_pins() if line.split("==")[0] in {"pytest", "hypothesis"}]
+        run(py, "-m", "pip", "install", "--quiet", f"{wheels[0]}[{WHEEL_EXTRAS}]", *tools)
+        # Run from inside the new environment, so that the source tree is not on the path.
+        pages = work / "docs"
+        shutil.copytree(ROOT / "docs", pages, ignore=shutil.ignore_patterns("_build", "*.py"))
+        shutil.copy(ROOT / "docs" / "conftest.py", pages / "conftest.py")
+        script = work / "holds_every_file.py"
+        script.write_text(_HOLDS_EVERY_FILE, encoding="utf-8")
+        _run_in(work, py, script, tree / "src" / "high_society")
+        pytest_args = ("-p", "no:cacheprovider", "-q", "-W", "error", "--rootdir", str(work))
+        _run_in(
+            work, py, "-m", "pytest", *pytest_args, "--doctest-modules", "--pyargs", "high_society"
+        )
+        _run_in(work, py, "-m", "pytest", *pytest_args, str(pages))
+        _run_in(
+            work,
+            env / ("Scripts" if os.name == "nt" else "bin") / "high-society",
+            "demo",
+            "--seed",
+            "1",
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+#: Run by the wheel's interpreter: the installed package holds every file of the source one.
+_HOLDS_EVERY_FILE = """\
+import pathlib, sys, high_society
+
+installed = pathlib.Path(high_society.__file__).parent
+assert "site-packages" in installed.parts, f"high_society imported from {installed}"
+source = pathlib.Path(sys.argv[1])
+
+
+def files(root):
+    return {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()}
+
+
+missing = sorted(files(source) - files(installed))
+assert not missing, f"the wheel lacks {missing}"
+print(f"the wheel holds all {len(files(source))} files of the package, from {installed}")
+"""
+
+
+def _dev_pins() -> list[str]:
+    """The ``dev`` extra's pinned requirements, as pyproject.toml lists them."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return [r for r in project["optional-dependencies"]["dev"] if "==" in r]
+
+
+def _export(into: Path) -> None:
+    """The project's files (tracked, or new and not ignored), as they are in the work tree."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file():  # a tracked file deleted in the work tree is left out
+            target = into / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def _run_in(folder: Path, *cmd: str | Path) -> None:
+    """Run a command in ``folder``; stop with its exit code if it fails."""
+    printable = " ".join(str(c) for c in cmd)
+    print(f"$ (in {folder}) {printable}", flush=True)
+    code = subprocess.call([str(c) for c in cmd], cwd=folder)
+    if code != 0:
+        print(f"FAILED ({code}): {printable}", file=sys.stderr)
         sys.exit(code)
 
 
@@ -222,6 +331,9 @@ def main(argv: list[str]) -> None:
         run(BIN / "high-society", "demo", *rest)
     elif task == "setup":
         setup("dev")
+    elif task == "wheel":
+        setup("dev")
+        wheel()
     elif task == "test":
         test()
     elif task in {"lint", "typecheck", "docs"}:

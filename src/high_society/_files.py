@@ -162,7 +162,7 @@ def check_target(path: object) -> tuple[Path, str, os.stat_result | None]:
     try:
         text = os.fsdecode(path)  # type: ignore[arg-type]
         if "\0" in text:
-            raise ValueError(text)
+            raise RecordError(_C.UNWRITABLE, f"cannot write {where}: a path cannot hold NUL")
         # pathlib drops a trailing separator and a trailing "." ("notes.txt/" and
         # "notes.txt/." become "notes.txt"): looked at in the text, before it does.
         if os.path.basename(text) in {"", ".", ".."}:
@@ -182,10 +182,6 @@ def check_target(path: object) -> tuple[Path, str, os.stat_result | None]:
             )
     except OSError as error:
         raise RecordError(_C.UNWRITABLE, f"cannot write {where}: {_why(error)}") from None
-    except RecordError:
-        raise
-    except ValueError:  # a NUL character in the path
-        raise RecordError(_C.UNWRITABLE, f"cannot write {where}: a path cannot hold NUL") from None
     return target, where, info
 
 

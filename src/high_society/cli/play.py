@@ -32,7 +32,6 @@ from high_society import (
     why_illegal,
 )
 from high_society.bots import Bot, HeuristicBot
-from high_society.cli._options import add_seed_option
 from high_society.host import Step, play
 from high_society.text import final_table, narrate
 
@@ -273,7 +272,9 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument(
         "--players", type=int, choices=range(3, 6), default=4, help="3 to 5 (default 4)"
     )
-    add_seed_option(parser, None, "seed for the deck and the bots (default: random)")
+    parser.add_argument(
+        "--seed", type=int, default=None, help="seed for the deck and the bots (default: random)"
+    )
     parser.add_argument(
         "--seat", type=int, default=0, help="your seat, 0 to players-1; seat 0 starts (default 0)"
     )

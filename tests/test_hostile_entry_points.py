@@ -45,7 +45,7 @@ from high_society.record import (
     validate_record,
     write_record,
 )
-from high_society.serial import MAX_JSON_DEPTH, MAX_JSON_VALUES, state_to_json
+from high_society.serial import JSON, MAX_JSON_DEPTH, MAX_JSON_VALUES, state_to_json
 
 RECORD = GameRecord(["Ada", "Ben", "Cy"], [Reveal(StatusCard.PRESTIGE), Pass(0)])
 
@@ -204,8 +204,8 @@ def test_a_rewritten_file_keeps_its_mode(tmp_path: Path, mode: int) -> None:
 # --- The writer writes only what the reader reads -------------------------------------------
 
 
-def _nested(levels: int) -> object:
-    value: object = 0
+def _nested(levels: int) -> JSON:
+    value: JSON = 0
     for _ in range(levels):
         value = [value]
     return value

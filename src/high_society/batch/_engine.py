@@ -31,9 +31,9 @@ __all__ = [
 #: A seed for the whole batch (an int >= 0), or one int >= 0 per game.
 Seed = int | Sequence[int]
 
-#: The most games one batch plays (2**24): about 250 bytes of state each, and a legal
-#: action mask of 2,058 bytes each when asked for one.
-MAX_GAMES = 1 << 24
+#: The most games one batch plays (2**20, 1,048,576): each takes up to about 250 bytes of
+#: state, and 2,058 bytes of legal action mask when one is asked for.
+MAX_GAMES = 1 << 20
 
 _SEED_LIMIT = 1 << 64
 _INT64_MAX = np.iinfo(np.int64).max

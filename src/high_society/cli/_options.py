@@ -11,8 +11,8 @@ def add_players_option(parser: argparse.ArgumentParser, help: str) -> None:
     """``--players K``: 3 to 5 (R3), default 4; anything else is wrong usage (exit 2)."""
     parser.add_argument(
         "--players",
-        type=int,
-        choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        type=bounded(MIN_PLAYERS, MAX_PLAYERS, "players"),
+        metavar="{3,4,5}",
         default=4,
         help=help,
     )
@@ -34,7 +34,7 @@ def bounded(low: int, high: int, name: str) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"not a whole number: {_short(text)!r}") from None
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(
-                f"must be from {low:,} to {high:,}, not {_short(text)}"
+                f"must be from {low:,} to {high:,}, not {_short(str(value))}"
             )
         return value
 

@@ -18,11 +18,12 @@ every move goes through :func:`~high_society.apply`, so the rules are not copied
   string is the public history of moves.
 - Returns follow :func:`high_society.observation.returns`: the winners share 1, so the game
   is general-sum with utilities from 0 to 1.
-- A state is serialised as the library's JSON state form (:func:`~high_society.serial.state_to_json`),
-  never as a pickle: ``state.serialize()`` gives that text, ``game.deserialize_state(text)``
-  reads it with every check of :func:`~high_society.serial.state_from_json` and raises a
-  :class:`~high_society.RecordError` for anything else, and ``pickle`` of a state carries the
-  same text. OpenSpiel's generic form (``pyspiel.serialize_game_and_state``) keeps the moves
+- A state is serialised as the library's JSON state form
+  (:func:`~high_society.serial.state_to_json`), never as a pickle: ``state.serialize()``
+  gives that text, ``game.deserialize_state(text)`` reads it with every check of
+  :func:`~high_society.serial.state_from_json` and raises a
+  :class:`~high_society.RecordError` for anything else, and ``pickle`` of a state carries
+  the same text. OpenSpiel's generic form (``pyspiel.serialize_game_and_state``) keeps the moves
   and wraps the Python part of any Python game's state in a pickle that
   ``pyspiel.deserialize_game_and_state`` loads before the game sees it: give that function
   only text you wrote yourself (the state inside is then checked as above).

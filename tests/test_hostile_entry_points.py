@@ -125,22 +125,22 @@ def test_pickle_of_a_state_carries_the_json_and_comes_back_equal() -> None:
 
 def test_openspiels_generic_form_checks_the_state_it_carries() -> None:
     # serialize_game_and_state pickles the Python attributes: the adapter's one attribute
-    # pickles as its JSON text and is read back through the same checks.
+    # pickles as its JSON text and is read back through the same checks. Here the text is
+    # changed in place (same length, so the pickle stays well formed): the seat to act has
+    # passed, which no game reaches.
     game = pyspiel.load_game(SHORT_NAME, {"players": 3})
     state = game.new_initial_state()
     state.apply_action(4)
-    text = pyspiel.serialize_game_and_state(game, state)
-    head = text.split("__dict__=")[0]
-    from high_society import openspiel as adapter
-
-    class _Forged:
-        def __reduce__(self) -> tuple[object, ...]:
-            return (adapter._held_from_text, (_unreachable_text(),))
-
-    forged = base64.b64encode(pickle.dumps({"_held": _Forged()})).decode()
+    head, inner = pyspiel.serialize_game_and_state(game, state).split("__dict__=")
+    honest = base64.b64decode(inner)
+    assert honest.count(b'"passed":false') == 3
+    forged = honest.replace(b'"passed":false', b'"passed":true ', 1)
+    text = f"{head}__dict__={base64.b64encode(forged).decode()}"
     with pytest.raises(RecordError) as caught:
-        pyspiel.deserialize_game_and_state(f"{head}__dict__={forged}")
+        pyspiel.deserialize_game_and_state(text)
     assert caught.value.code is RecordCode.BAD_STATE
+    _, again = pyspiel.deserialize_game_and_state(f"{head}__dict__={inner}")
+    assert game_state(again) == game_state(state)
 
 
 def test_openspiels_own_python_simulation_test_passes() -> None:

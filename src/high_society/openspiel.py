@@ -30,7 +30,7 @@ every move goes through :func:`~high_society.apply`, so the rules are not copied
 """
 
 import json
-from typing import Final, NoReturn
+from typing import Final
 
 import numpy as np
 import pyspiel
@@ -288,8 +288,9 @@ class HistoryObserver:
 
 
 class _Held:
-    """A state of the game and who acts in it: immutable, so a copy is itself; pickled as the
-    JSON state form, unpickled through :func:`state_from_json`'s checks."""
+    """A state of the game and who acts in it, never changed once made (a move makes a new
+    one), so a copy is itself; pickled as the JSON state form, unpickled through
+    :func:`state_from_json`'s checks."""
 
     __slots__ = ("player", "state")
 
@@ -299,13 +300,8 @@ class _Held:
     def __init__(self, state: GameState) -> None:
         # OpenSpiel asks who acts several times per move: worked out once per state.
         actor = to_act(state)
-        object.__setattr__(self, "state", state)
-        object.__setattr__(
-            self, "player", _TERMINAL if actor is None else _CHANCE if actor is CHANCE else actor
-        )
-
-    def __setattr__(self, name: str, value: object) -> NoReturn:
-        raise AttributeError(f"{type(self).__name__} is immutable")
+        self.state = state
+        self.player = _TERMINAL if actor is None else _CHANCE if actor is CHANCE else actor
 
     def __copy__(self) -> "_Held":
         return self

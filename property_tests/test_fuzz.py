@@ -3,7 +3,12 @@
 Each input must end in a result or a documented error: a :class:`RecordError` from the JSON
 and record functions, an :class:`IllegalActionError` from ``apply``, an
 :class:`InvalidConfigError` from ``GameConfig``, a report (never an exception) from
-``validate_record``, ``validate_file``, ``is_legal``, ``why_illegal`` and the command line.
+``validate_record``, ``validate_file``, ``is_legal``, ``why_illegal`` and the command line;
+and at the adapters, the batch engine and the files written: a checked state or a
+``RecordError`` from OpenSpiel's ``deserialize_state``, an ``EncodingError`` from
+``SoloEnv.step`` for anything but an integer id, a ``BatchError`` from ``GameBatch`` for
+any count, state or id, a file written or nothing changed by ``write_record`` for any path
+ending, and wrong usage in one line for any count on the command line.
 Memory is bounded deterministically: the tracemalloc peak of each call must stay under the
 bound of docs/records.md ("Bounds": 8 times the input plus 24 MiB). Time is never a verdict,
 only a reported figure.
@@ -14,9 +19,11 @@ CI runs a short derandomised pass (the same inputs every run). The long run is
 memory) written to the file named by ``HIGH_SOCIETY_FUZZ_REPORT``.
 """
 
+import contextlib
 import io
 import json
 import os
+import stat
 import tempfile
 import time
 import tracemalloc
@@ -60,6 +67,7 @@ from high_society.record import (
     read_record,
     validate_file,
     validate_record,
+    write_record,
 )
 from high_society.serial import (
     JSON,
@@ -620,3 +628,176 @@ def _refusal(call: Callable[[], object]) -> str | None:
     except RecordError as error:
         return str(error.code)
     return None
+
+
+# --- The adapters, the batch engine, file paths and counts on the command line -------------
+
+
+@fuzz
+@given(
+    text=st.one_of(
+        texts.map(lambda b: b.decode("utf-8", "replace")),
+        mutated_states().map(json.dumps),
+        anything,
+    )
+)
+def test_openspiel_deserialize_state_gives_a_checked_state_or_a_record_error(
+    text: object,
+) -> None:
+    import pyspiel
+
+    from high_society.openspiel import SHORT_NAME, game_state
+
+    game = pyspiel.load_game(SHORT_NAME, {"players": 4})
+    size = len(text) if isinstance(text, str) else 0
+    try:
+        state = measured("openspiel.deserialize_state", size, lambda: game.deserialize_state(text))
+    except RecordError as error:
+        short(error)
+        return
+    assert state_from_json(json.loads(state.serialize())) == game_state(state)
+    assert state.legal_actions() == list(legal_action_ids_of(game_state(state)))
+
+
+def legal_action_ids_of(state: GameState) -> tuple[int, ...]:
+    from high_society.encoding import legal_action_ids
+
+    return legal_action_ids(state)
+
+
+@fuzz
+@given(actions=st.lists(st.one_of(st.integers(-5, 2100), anything), min_size=1, max_size=8))
+def test_solo_env_step_takes_integer_ids_and_refuses_anything_else(actions: list[object]) -> None:
+    import numpy as np
+
+    from high_society.errors import EncodingError
+    from high_society.pettingzoo import SoloEnv
+
+    env = SoloEnv(players=3)
+    env.reset(seed=3)
+    for action in actions:
+        before = env.game
+        integer = isinstance(action, int | np.integer) and not isinstance(action, bool)
+        try:
+            _, _, done, _, _ = measured("SoloEnv.step", 0, lambda: env.step(action))  # type: ignore[arg-type]  # noqa: B023
+        except EncodingError as error:
+            short(error)
+            assert not integer
+            assert env.game == before
+            continue
+        assert integer
+        if done:
+            env.reset(seed=3)
+
+
+@fuzz
+@given(
+    games=st.one_of(
+        st.integers(-3, 64), st.sampled_from([2**20 + 1, 2**63, 10**20, 10**5000]), anything
+    ),
+    states=st.one_of(
+        st.lists(st.one_of(st.builds(new_game, st.integers(3, 5)), anything), max_size=3), anything
+    ),
+    ids=st.lists(any_int, min_size=2, max_size=2),
+)
+def test_the_batch_engine_answers_any_count_state_or_id_with_a_batch_error(
+    games: object, states: object, ids: list[int]
+) -> None:
+    import numpy as np
+
+    from high_society.batch import BatchError, GameBatch, IllegalActionIdError
+
+    # A batch's arrays grow with its games: up to 300 bytes each may be taken.
+    size = 300 * games if type(games) is int and 0 < games <= 64 else 0
+    for call in (
+        lambda: GameBatch(games, 3),  # type: ignore[arg-type]
+        lambda: GameBatch.from_states(states),  # type: ignore[arg-type]
+    ):
+        try:
+            measured("GameBatch", size, call)
+        except BatchError as error:
+            short(error)
+        except InvalidConfigError as error:  # players of the states: 3 to 5 only
+            short(error)
+    batch = GameBatch(2, 3, seed=1)
+    for dtype in (np.int64, np.uint64, object):
+        try:
+            array = np.array(ids, dtype=dtype)
+        except OverflowError:
+            continue
+        refusal: BatchError | None = None
+        try:
+            batch.step(array)
+        except BatchError as error:
+            refusal = error
+        if isinstance(refusal, IllegalActionIdError):
+            short(refusal)
+            assert refusal.action_id == ids[refusal.game]  # as given: 2**64 - 1, not -1
+        elif refusal is not None:
+            short(refusal)
+
+
+_PATH_ENDS = st.sampled_from(["", "/", "/.", "/..", "//", "/./", ".json", "\0", "/x"])
+
+
+@fuzz
+@given(name=_NAMES, end=_PATH_ENDS, exists=st.booleans(), mode=st.sampled_from([0o600, 0o644]))
+def test_write_record_writes_a_file_or_changes_nothing(
+    name: str, end: str, exists: bool, mode: int
+) -> None:
+    record = GameRecord(["Ada", "Ben", "Cy"])
+    with tempfile.TemporaryDirectory() as where:
+        base = Path(where) / name
+        if exists:
+            try:
+                base.write_text("keep")
+            except OSError:
+                assume(False)
+            base.chmod(mode)
+        before = sorted(p.name for p in Path(where).iterdir())
+        target = str(base) + end
+        try:
+            measured("write_record", 0, lambda: write_record(record, target))
+        except RecordError as error:
+            short(error)
+            assert sorted(p.name for p in Path(where).iterdir()) == before
+            if exists:
+                assert base.read_text() == "keep"
+            return
+        assert end in {"", ".json", "/x"} or not end
+        written = Path(target)
+        assert read_record(written) == record
+        if exists and written == base:
+            assert stat.S_IMODE(written.stat().st_mode) == mode
+
+
+_OPTION_VALUES = st.one_of(
+    st.text(max_size=12),
+    text_ints.map(str),
+    st.sampled_from([4400, 5000]).map(lambda digits: "9" * digits),
+    st.sampled_from(["-1", "0", "1025", str(2**63), str(2**63 - 1), "1e3", "0x10", " 7 "]),
+)
+
+
+@fuzz
+@given(
+    option=st.sampled_from(["--games", "--seed", "--jobs", "--players"]),
+    value=_OPTION_VALUES,
+)
+def test_counts_on_the_command_line_are_bounded_or_wrong_usage(option: str, value: str) -> None:
+    parser = build_parser()
+    errors = io.StringIO()
+    code: object = None
+    try:
+        with contextlib.redirect_stderr(errors):
+            args = parser.parse_args(["simulate", option, value])
+    except SystemExit as exit_:
+        code = exit_.code
+    if code is not None:
+        assert code == 2
+        message = errors.getvalue().splitlines()[-1]
+        assert len(message) < 300, message  # one short line: no list of choices
+        return
+    assert 1 <= args.games <= 2**63 - 1
+    assert 0 <= args.seed <= 2**63 - 1
+    assert 0 <= args.jobs <= 1024

@@ -159,7 +159,8 @@ def test_hostile_files(
     exit_code, lines, err = run(capsys, "validate", "--json", str(path))
     assert (exit_code, err) == (1, "")
     error = json.loads(lines[0])["error"]
-    assert (error["code"], error["index"], error["path"]) == (code, None, "$")
+    where = "$.version" if name == "huge-int.json" else "$"  # a number is refused in place
+    assert (error["code"], error["index"], error["path"]) == (code, None, where)
 
 
 def test_a_file_name_that_is_not_text_is_shown_escaped(

@@ -191,7 +191,7 @@ def test_the_raise_scan_finds_what_it_should() -> None:
 #: ``(module, error)``: why. Every other error it raises is a ``HighSocietyError``.
 NOT_LIBRARY_ERRORS = {
     ("high_society.batch", "ImportError"): "the batch extra is missing: an import fails",
-    ("high_society.cli._options", "ValueError"): "an argparse type: wrong usage, exit code 2",
+    ("high_society.actions", "TypeError"): "describe_action(): not an action, a wrong type",
     ("high_society.errors", "ValueError"): "a RecordError built with no code: a caller's bug",
     ("high_society.openspiel", "TypeError"): "game_state(): another game's state, a wrong type",
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",

@@ -308,28 +308,30 @@ def test_result_json_lists_seats_in_order() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "code"),
+    ("text", "code", "path"),
     [
-        ("", RecordCode.NOT_JSON),
-        ("   \n", RecordCode.NOT_JSON),
-        ("{", RecordCode.NOT_JSON),
-        ("[NaN]", RecordCode.NOT_JSON),
-        ("[Infinity]", RecordCode.NOT_JSON),
-        ("[-Infinity]", RecordCode.NOT_JSON),
-        ("\ufeff{}", RecordCode.NOT_JSON),
-        ("[1e999]", RecordCode.BAD_NUMBER),
-        ("[" + "9" * 5000 + "]", RecordCode.BAD_NUMBER),
-        ('{"a": 1, "a": 1}', RecordCode.DUPLICATE_KEY),
-        ('["\\ud800"]', RecordCode.NOT_UTF8),
-        ('{"\\udfff": 1}', RecordCode.NOT_UTF8),
-        ("[" * 65 + "]" * 65, RecordCode.TOO_DEEP),
-        ("[" * 100_000 + "]" * 100_000, RecordCode.TOO_DEEP),
+        ("", RecordCode.NOT_JSON, "$"),
+        ("   \n", RecordCode.NOT_JSON, "$"),
+        ("{", RecordCode.NOT_JSON, "$"),
+        ("[NaN]", RecordCode.NOT_JSON, "$"),
+        ("[Infinity]", RecordCode.NOT_JSON, "$"),
+        ("[-Infinity]", RecordCode.NOT_JSON, "$"),
+        ("\ufeff{}", RecordCode.NOT_JSON, "$"),
+        ("[1e999]", RecordCode.BAD_NUMBER, "$"),
+        # Values the parser made, then refused: at their place.
+        ("[" + "9" * 5000 + "]", RecordCode.BAD_NUMBER, "$[0]"),
+        ('{"a": [0, ' + "9" * 30 + "]}", RecordCode.BAD_NUMBER, "$.a[1]"),
+        ('{"a": 1, "a": 1}', RecordCode.DUPLICATE_KEY, "$"),
+        ('["\\ud800"]', RecordCode.NOT_UTF8, "$[0]"),
+        ('{"\\udfff": 1}', RecordCode.NOT_UTF8, "$"),
+        ("[" * 65 + "]" * 65, RecordCode.TOO_DEEP, "$" + "[0]" * 64),
+        ("[" * 100_000 + "]" * 100_000, RecordCode.TOO_DEEP, "$"),
     ],
 )
-def test_strict_json_refusals(text: str, code: str) -> None:
+def test_strict_json_refusals(text: str, code: str, path: str) -> None:
     with pytest.raises(RecordError) as caught:
         parse_json(text)
-    assert (caught.value.code, caught.value.path, caught.value.index) == (code, "$", None)
+    assert (caught.value.code, caught.value.path, caught.value.index) == (code, path, None)
 
 
 def test_nesting_up_to_the_limit_is_read() -> None:

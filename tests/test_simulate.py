@@ -301,7 +301,7 @@ def test_cli_bad_arguments_from_a_shell_show_no_traceback() -> None:
         check=False,
     )
     assert done.returncode == 2
-    assert "invalid count value: '0'" in done.stderr
+    assert "argument --games: must be from 1 to 9,223,372,036,854,775,807, not 0" in done.stderr
     assert "Traceback" not in done.stderr
 
 

@@ -231,9 +231,19 @@ def test_the_command_line_reports_bad_bots_as_errors(capsys: pytest.CaptureFixtu
     assert "3 to 5 bots" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", [["--games", "0"], ["--jobs", "-1"], ["--seed", "x"]])
+@pytest.mark.parametrize(
+    ("option", "said"),
+    [
+        (["--games", "0"], "argument --games: must be from 1 to"),
+        (["--jobs", "-1"], "argument --jobs: must be from 0 to 1,024, not -1"),
+        (["--seed", "x"], "argument --seed: not a whole number: 'x'"),
+        (["--seed", str(2**63)], "argument --seed: must be from 0 to 9,223,372,036,854,775,807"),
+    ],
+)
 def test_the_command_line_refuses_bad_options(
-    option: list[str], capsys: pytest.CaptureFixture[str]
+    option: list[str], said: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["tournament", "random", "random", "random", *option]) == 2
-    assert "invalid" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert said in err
+    assert err.count("\n") <= 4  # the usage and one line: no list of 1,025 choices

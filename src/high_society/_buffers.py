@@ -50,6 +50,8 @@ def check_buffer(out: object, size: int, what: str) -> memoryview:
         view = memoryview(out)  # type: ignore[arg-type]  # any buffer: checked at run time
     except TypeError:
         raise EncodingError(f"cannot write {what} into a {type(out).__name__}") from None
+    except ValueError as error:  # numpy's datetimes, objects ...: no buffer of that kind
+        raise EncodingError(f"cannot write {what} into that buffer: {error}") from None
     fmt = view.format.lstrip("@")
     problem = None
     if view.readonly or not view.c_contiguous or view.ndim != 1:

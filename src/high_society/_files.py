@@ -20,7 +20,7 @@ from high_society._records import (
 from high_society._text import short_repr
 from high_society.errors import RecordCode, RecordError
 
-__all__ = ["read_record", "validate_file", "write_bytes", "write_record"]
+__all__ = ["check_target", "read_record", "validate_file", "write_bytes", "write_record"]
 
 _C = RecordCode
 
@@ -115,43 +115,93 @@ def write_bytes(data: bytes, path: "str | os.PathLike[str]") -> None:
     """Write ``data`` to ``path``, all or nothing: a temporary file in the same directory is
     renamed over ``path`` once complete, so a failure leaves no partial file. Only a regular
     file is replaced, or a new one made: a FIFO, a device, a directory or a symbolic link at
-    ``path`` is refused, since renaming over it would replace it with a file.
+    ``path`` is refused, since renaming over it would replace it with a file, and so is a
+    path that ends in a separator or in ``.`` or ``..`` (it names a directory: the path
+    library would drop the ending and write the file before it). A file replaced keeps its
+    permission bits; a new one gets the usual ``0o666`` less the umask.
 
     Raises:
         RecordError: ``UNWRITABLE``, naming ``path``; nothing was changed.
     """
-    _check_path(path, _C.UNWRITABLE)
-    where = _shown(path)
+    target, where, info = check_target(path)
     try:
-        target = Path(os.fsdecode(path))
-        try:
-            info = os.lstat(target)
-        except FileNotFoundError:
-            pass
-        else:
-            if not stat.S_ISREG(info.st_mode):
-                raise RecordError(
-                    _C.UNWRITABLE, f"cannot write {where}: it exists and is {_file_kind(info)}"
-                )
-        fd, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        fd, temp = tempfile.mkstemp(
+            dir=target.parent, prefix=_temp_prefix(target), suffix=_TEMP_SUFFIX
+        )
     except OSError as error:
         raise RecordError(_C.UNWRITABLE, f"cannot write {where}: {_why(error)}") from None
-    except RecordError:
-        raise
-    except ValueError:  # a NUL character in the path
-        raise RecordError(_C.UNWRITABLE, f"cannot write {where}: a path cannot hold NUL") from None
     try:
         with open(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(temp, 0o666 & ~_umask())  # mkstemp makes it private; a record is not
+        # mkstemp makes the file private: a new record gets the usual mode, a replaced file
+        # keeps its own (a private file stays private).
+        mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
+        os.chmod(temp, mode)
         os.replace(temp, target)
     except BaseException as error:
         Path(temp).unlink(missing_ok=True)
         if isinstance(error, OSError):
             raise RecordError(_C.UNWRITABLE, f"cannot write {where}: {_why(error)}") from None
         raise
+
+
+def check_target(path: object) -> tuple[Path, str, os.stat_result | None]:
+    """The checks :func:`write_bytes` makes before writing, so that a command can make them
+    before a long run: ``path`` as a :class:`~pathlib.Path`, as shown in messages, and the
+    status of the regular file it names (``None`` for a new name).
+
+    Raises:
+        RecordError: ``UNWRITABLE``: ``path`` is not a path, names a directory (an existing
+            one, or by ending in a separator, ``.`` or ``..``), or names something other than
+            a regular file; or its directory cannot be reached.
+    """
+    _check_path(path, _C.UNWRITABLE)
+    where = _shown(path)
+    try:
+        text = os.fsdecode(path)  # type: ignore[arg-type]
+        if "\0" in text:
+            raise RecordError(_C.UNWRITABLE, f"cannot write {where}: a path cannot hold NUL")
+        # pathlib drops a trailing separator and a trailing "." ("notes.txt/" and
+        # "notes.txt/." become "notes.txt"): looked at in the text, before it does.
+        if os.path.basename(text) in {"", ".", ".."}:
+            raise RecordError(
+                _C.UNWRITABLE, f"cannot write {where}: it names a directory, not a file"
+            )
+        target = Path(text)
+        info: os.stat_result | None
+        try:
+            info = os.lstat(target)
+        except FileNotFoundError:
+            info = None
+            os.stat(target.parent)  # a missing directory: said now, not after a long run
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            raise RecordError(
+                _C.UNWRITABLE, f"cannot write {where}: it exists and is {_file_kind(info)}"
+            )
+    except OSError as error:
+        raise RecordError(_C.UNWRITABLE, f"cannot write {where}: {_why(error)}") from None
+    return target, where, info
+
+
+#: The temporary file is named ``.NAME.XXXXXXXX.tmp`` (mkstemp adds the 8 random characters).
+_TEMP_SUFFIX = ".tmp"
+_TEMP_EXTRA = 2 + 8 + len(_TEMP_SUFFIX)
+
+
+def _temp_prefix(target: Path) -> str:
+    """``.NAME.``, with NAME cut so that the temporary name fits the file system's limit on
+    a name (in bytes; 255 on most), whatever the length of ``target``'s own name."""
+    try:
+        limit = os.pathconf(target.parent, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):  # unknown: the usual limit
+        limit = 255
+    name = target.name
+    room = max(0, min(limit, 255) - _TEMP_EXTRA)
+    while len(os.fsencode(name)) > room:
+        name = name[: max(0, min(len(name) - 1, room))]
+    return f".{name}."
 
 
 def _why(error: OSError) -> str:

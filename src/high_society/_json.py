@@ -8,7 +8,7 @@ a :class:`~high_society.errors.RecordError` with a :class:`~high_society.errors.
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import NoReturn, TypeAlias
 
 from high_society._text import describe_int, short_repr
@@ -22,6 +22,7 @@ __all__ = [
     "MAX_JSON_VALUES",
     "MIN_JSON_INT",
     "JSONObject",
+    "check_text_limits",
     "copy_json",
     "is_text",
     "key_path",
@@ -178,15 +179,7 @@ def parse_json(data: str | bytes, *, limit: int = MAX_JSON_BYTES) -> JSON:
         raw = bytes(data)
     else:  # bytes(n) would allocate n bytes; a file object, None ... are mistakes
         raise RecordError(_C.WRONG_TYPE, f"JSON text must be str or bytes, not {kind(data)}")
-    if len(raw) > limit:
-        raise RecordError(_C.TOO_LARGE, _too_large(limit))
-    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{")
-    if values > MAX_JSON_VALUES:
-        raise RecordError(
-            _C.TOO_LARGE,
-            f"the input holds {values:,} lists, objects and commas, more than the limit of"
-            f" {MAX_JSON_VALUES:,}",
-        )
+    check_text_limits(raw, limit)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -195,12 +188,14 @@ def parse_json(data: str | bytes, *, limit: int = MAX_JSON_BYTES) -> JSON:
     if not text.strip():
         raise RecordError(_C.NOT_JSON, "the input is empty")
     try:
-        value: JSON = json.loads(
-            text,
-            object_pairs_hook=_pairs,
-            parse_constant=_constant,
-            parse_float=_float,
-        )
+        try:
+            value: JSON = _loads(text, int)
+        except ValueError as error:
+            if isinstance(error, json.JSONDecodeError) or "digits" not in str(error):
+                raise
+            # Python's limit on the digits of an int (4,300), far beyond 64 bits: read again,
+            # keeping such a number as a marker, so that the refusal can say where it is.
+            value = _loads(text, _long_int)
     except RecursionError:
         raise RecordError(_C.TOO_DEEP, _too_deep()) from None
     except json.JSONDecodeError as error:
@@ -216,10 +211,53 @@ def parse_json(data: str | bytes, *, limit: int = MAX_JSON_BYTES) -> JSON:
     except _BadNumberError as error:
         number = error.text if len(error.text) <= 40 else error.text[:37] + "..."
         raise RecordError(_C.BAD_NUMBER, f"the number {number} {error.why}") from None
-    except ValueError:  # Python's limit on the digits of an int (4,300), far beyond 64 bits
-        raise RecordError(_C.BAD_NUMBER, _outside(None)) from None
     _check_tree(value, text)
     return value
+
+
+def check_text_limits(raw: bytes, limit: int = MAX_JSON_BYTES) -> None:
+    """The limits on JSON text checked before parsing: at most ``limit`` bytes and
+    :data:`MAX_JSON_VALUES` lists, objects and commas (those inside strings count too).
+    The reader checks what it reads with it and the record writer what it writes, so that
+    the one accepts whatever the other does.
+
+    Raises:
+        RecordError: ``TOO_LARGE`` at ``$``.
+    """
+    if len(raw) > limit:
+        raise RecordError(_C.TOO_LARGE, _too_large(limit))
+    values = raw.count(b",") + raw.count(b"[") + raw.count(b"{")
+    if values > MAX_JSON_VALUES:
+        raise RecordError(
+            _C.TOO_LARGE,
+            f"the input holds {values:,} lists, objects and commas, more than the limit of"
+            f" {MAX_JSON_VALUES:,}",
+        )
+
+
+def _loads(text: str, parse_int: Callable[[str], object]) -> JSON:
+    value: JSON = json.loads(
+        text,
+        object_pairs_hook=_pairs,
+        parse_constant=_constant,
+        parse_float=_float,
+        parse_int=parse_int,
+    )
+    return value
+
+
+class _LongInt:
+    """An integer too long for Python to convert (more than 4,300 digits): its length."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _long_int(text: str) -> object:
+    digits = len(text.lstrip("-"))
+    return _LongInt(digits) if digits > 4000 else int(text)
 
 
 def _too_large(limit: int) -> str:
@@ -230,9 +268,13 @@ def _too_deep() -> str:
     return f"lists and objects nest deeper than the limit of {MAX_JSON_DEPTH} levels"
 
 
-def _outside(number: int | None) -> str:
-    shown = "an integer of more than 4,300 digits" if number is None else describe_int(number)
-    return f"the number {shown} is outside the 64-bit range of integers"
+def _outside(number: object) -> str:
+    if isinstance(number, _LongInt):
+        shown = f"an integer of {number.digits:,} digits"
+    else:
+        assert isinstance(number, int)
+        shown = f"the number {describe_int(number)}"
+    return f"{shown} is outside the 64-bit range of integers"
 
 
 #: A ``\\uD800``-``\\uDFFF`` escape: only text holding one can decode to a lone surrogate.
@@ -242,35 +284,79 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
 def _check_tree(value: JSON, text: str) -> None:
     """Depth, integers beyond 64 bits and lone surrogates, without recursion (the value may
     be large). The strings are only looked at when the text has a surrogate escape at all,
-    which is rare."""
+    which is rare. A refusal names the place of the offending value (:func:`_locate`)."""
     strings = _SURROGATE_ESCAPE.search(text) is not None
-    if isinstance(value, str) and strings:
-        _check_text(value)
-    if type(value) is int and not MIN_JSON_INT <= value <= MAX_JSON_INT:
-        raise RecordError(_C.BAD_NUMBER, _outside(value))
+    if _bad_leaf(value, strings):
+        _refuse_leaf(value, "$")
     stack: list[tuple[JSON, int]] = [(value, 0)] if isinstance(value, list | dict) else []
     while stack:
         item, depth = stack.pop()
         if depth >= MAX_JSON_DEPTH:
-            raise RecordError(_C.TOO_DEEP, _too_deep())
+            _locate(value, strings)
         children: Iterable[JSON]
         if isinstance(item, dict):
-            if strings:
-                for key in item:
-                    _check_text(key)
+            if strings and not all(is_text(key) for key in item):
+                _locate(value, strings)
             children = item.values()
         else:
             assert isinstance(item, list)
             children = item
         for child in children:
-            child_type = type(child)
+            child_type: type = type(child)
             if child_type is dict or child_type is list:
                 stack.append((child, depth + 1))
-            elif type(child) is int:
-                if not MIN_JSON_INT <= child <= MAX_JSON_INT:
-                    raise RecordError(_C.BAD_NUMBER, _outside(child))
-            elif strings and type(child) is str:
-                _check_text(child)
+            elif child_type is int:
+                if not MIN_JSON_INT <= child <= MAX_JSON_INT:  # type: ignore[operator]
+                    _locate(value, strings)
+            elif (child_type is _LongInt or (strings and child_type is str)) and _bad_leaf(
+                child, strings
+            ):
+                _locate(value, strings)
+
+
+def _bad_leaf(value: object, strings: bool) -> bool:
+    if type(value) is int:
+        return not MIN_JSON_INT <= value <= MAX_JSON_INT
+    if type(value) is str:
+        return strings and not is_text(value)
+    return type(value) is _LongInt
+
+
+def _refuse_leaf(value: object, path: str) -> NoReturn:
+    if type(value) is str:
+        raise RecordError(
+            _C.NOT_UTF8,
+            "a string holds a lone surrogate escape, which is not Unicode text",
+            path=path,
+        )
+    raise RecordError(_C.BAD_NUMBER, _outside(value), path=path)
+
+
+def _locate(value: JSON, strings: bool) -> NoReturn:
+    """Raise the refusal of the first offending value of ``value`` in document order, at
+    its JSON path (a second walk, made only once something is known to be wrong)."""
+    stack: list[tuple[object, str, int]] = [(value, "$", 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth >= MAX_JSON_DEPTH:
+                raise RecordError(_C.TOO_DEEP, _too_deep(), path=path)
+            if isinstance(item, dict):
+                for key in item:
+                    if strings and not is_text(key):
+                        raise RecordError(
+                            _C.NOT_UTF8,
+                            "a key holds a lone surrogate escape, which is not Unicode text",
+                            path=path,
+                        )
+                pairs = [(child, key_path(path, key)) for key, child in item.items()]
+            else:
+                pairs = [(child, f"{path}[{i}]") for i, child in enumerate(item)]
+            stack.extend((child, where, depth + 1) for child, where in reversed(pairs))
+        elif _bad_leaf(item, strings):
+            _refuse_leaf(item, path)
+    # Unreachable (the caller found something wrong); a refusal all the same.
+    raise RecordError(_C.BAD_NUMBER, "a value is outside the limits of the reader")
 
 
 def _check_text(text: str) -> None:
@@ -283,18 +369,20 @@ def _check_text(text: str) -> None:
 # --- Values handed in by a caller ----------------------------------------------------------
 
 
-def copy_json(value: object, path: str) -> JSON:
+def copy_json(value: object, path: str, depth: int = 0) -> JSON:
     """A private deep copy of a JSON value a caller handed in, refusing anything the reader
     would refuse: non-JSON types, non-string keys, lone surrogates, infinite floats,
     integers outside 64 bits, more than :data:`MAX_JSON_VALUES` values, nesting deeper than
-    :data:`MAX_JSON_DEPTH`.
+    :data:`MAX_JSON_DEPTH` counted from the top of the document, where the value sits
+    ``depth`` levels down (a record's ``meta``: 1). The size of the text it makes is
+    checked where the text is made (:func:`check_text_limits`).
 
     Raises:
         RecordError: ``WRONG_TYPE``, ``NOT_UTF8``, ``BAD_NUMBER``, ``TOO_LARGE`` or
             ``TOO_DEEP``, at the offending value's ``path``.
     """
     budget = [MAX_JSON_VALUES]
-    return _copy(value, path, 0, budget)
+    return _copy(value, path, depth, budget)
 
 
 def _copy(value: object, path: str, depth: int, budget: list[int]) -> JSON:

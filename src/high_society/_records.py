@@ -4,6 +4,7 @@ The public entry is :mod:`high_society.record`, where the format is described.
 """
 
 import json
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -17,6 +18,7 @@ from high_society._json import (
     MAX_JSON_INT,
     MIN_JSON_INT,
     JSONObject,
+    check_text_limits,
     copy_json,
     is_text,
     kind,
@@ -59,6 +61,10 @@ MAX_NAME_LENGTH = 64
 
 _C = RecordCode
 _TOP_KEYS = ("format", "version", "players", "actions")
+#: ``meta`` lies one level inside the record: its nesting counts from the record's top.
+_META_DEPTH = 1
+#: The path of a value inside an action, and that action's index.
+_IN_ACTION = re.compile(r"\$\.actions\[(\d+)\]")
 
 
 # --- The record ----------------------------------------------------------------------------
@@ -128,7 +134,7 @@ def _own_meta(meta: Mapping[str, JSON] | None) -> JSONObject:
         return {}
     if not isinstance(meta, Mapping):
         raise RecordError(_C.WRONG_TYPE, f"meta must be an object, not {kind(meta)}", path="$.meta")
-    copy = copy_json(meta, "$.meta")
+    copy = copy_json(meta, "$.meta", depth=_META_DEPTH)
     assert isinstance(copy, dict)
     return copy
 
@@ -206,7 +212,7 @@ def record_to_json(record: GameRecord) -> JSONObject:
     _check_record(record)
     data: JSONObject = {"format": FORMAT, "version": VERSION, "players": [*record.players]}
     if record.meta:
-        data["meta"] = copy_json(record.meta, "$.meta")
+        data["meta"] = copy_json(record.meta, "$.meta", depth=_META_DEPTH)
     data["actions"] = [action_to_json(a) for a in record.actions]
     return data
 
@@ -275,7 +281,9 @@ def dumps_record(record: GameRecord) -> str:
       {"type": "reveal", "card": "passe"}]}
 
     Raises:
-        RecordError: ``WRONG_TYPE``: ``record`` is not a :class:`GameRecord`.
+        RecordError: ``WRONG_TYPE``: ``record`` is not a :class:`GameRecord`; ``TOO_LARGE``:
+            the text would be larger than the reader reads (:data:`MAX_RECORD_BYTES`, or more
+            than ``MAX_JSON_VALUES`` lists, objects and commas, those in strings included).
     """
     data = record_to_json(record)
     lines = [
@@ -291,7 +299,10 @@ def dumps_record(record: GameRecord) -> str:
     else:
         lines.append(' "actions": [')
         lines.append(",\n".join(f"  {json.dumps(a, ensure_ascii=False)}" for a in actions) + "]}")
-    return "\n".join(lines) + "\n"
+    text = "\n".join(lines) + "\n"
+    # The reader's own limits, on the very text it would read: whatever is written is read.
+    check_text_limits(text.encode("utf-8"), MAX_RECORD_BYTES)
+    return text
 
 
 def loads_record(data: str | bytes) -> GameRecord:
@@ -300,7 +311,22 @@ def loads_record(data: str | bytes) -> GameRecord:
     Raises:
         RecordError: the text is too large, not JSON, or not a well-formed v1 record.
     """
-    return record_from_json(parse_json(data, limit=MAX_RECORD_BYTES))
+    return record_from_json(_parse(data))
+
+
+def _parse(data: str | bytes) -> JSON:
+    """The JSON of a record's text. A value the JSON reader refuses inside an action (a
+    number beyond 64 bits) is blamed on that action, with its index, as a field of the
+    wrong form would be."""
+    try:
+        return parse_json(data, limit=MAX_RECORD_BYTES)
+    except RecordError as error:
+        action = _IN_ACTION.match(error.path)
+        if action is None:
+            raise
+        raise RecordError(
+            error.code, error.message, path=error.path, index=int(action[1])
+        ) from None
 
 
 # --- Replay and validation -----------------------------------------------------------------
@@ -477,13 +503,14 @@ def validate_record(source: GameRecord | str | bytes) -> Validation:
     """
     try:
         if isinstance(source, GameRecord):
+            dumps_record(source)  # the verdict on its text: what cannot be read is not valid
             return Validation(record=source, state=replay(source))
         if not isinstance(source, str | bytes | bytearray):
             raise RecordError(
                 _C.WRONG_TYPE,
                 f"a record must be a GameRecord, JSON text or bytes, not {short_repr(source)}",
             )
-        return _validate_json(parse_json(source, limit=MAX_RECORD_BYTES))
+        return _validate_json(_parse(source))
     except RecordError as error:
         return Validation(error=error)
 

@@ -94,7 +94,12 @@ def describe_action(action: Action, names: tuple[str, ...] | None = None) -> str
 
     >>> describe_action(Bid(1, frozenset({4, 3})), ("Ada", "Ben", "Cy"))
     'Ben bids 3 + 4'
+
+    Raises:
+        TypeError: ``action`` is not an action.
     """
+    if not isinstance(action, ACTION_TYPES):
+        raise TypeError(f"not an action: {type(action).__name__}")
     match action:
         case Reveal(card):
             return f"Reveal {card.label}"

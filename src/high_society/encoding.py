@@ -176,6 +176,8 @@ def action_id(action: Action, config: GameConfig = STANDARD) -> int:
             not a luxury card; a reveal of something that is not a status card; or an
             object that is not an action.
     """
+    if not isinstance(action, Pass | Bid | Discard | Reveal):
+        raise EncodingError(f"cannot encode {short_repr(action)}: not an action")
     match action:
         case Pass():
             return PASS_ID

@@ -404,9 +404,9 @@ class ObservationWriter:
     True
 
     Raises:
-        InvalidConfigError: a value of ``config``'s observations may not fit in a byte
-            (its money adds up to more than 255), or ``item_format`` is not ``"B"`` or
-            ``"f"``.
+        InvalidConfigError: ``config`` is not a :class:`~high_society.GameConfig`, a value of
+            its observations may not fit in a byte (its money adds up to more than 255), or
+            ``item_format`` is not ``"B"`` or ``"f"``.
     """
 
     __slots__ = (
@@ -422,11 +422,13 @@ class ObservationWriter:
     )
 
     def __init__(self, config: GameConfig = STANDARD, item_format: str = "B") -> None:
+        if not isinstance(config, GameConfig):
+            raise InvalidConfigError(f"config must be a GameConfig, not {short_repr(config)}")
         if config.total_money > 255:
             raise InvalidConfigError(
                 f"observations of a game with {config.total_money} in money do not fit in bytes"
             )
-        if item_format not in _FORMATS:
+        if type(item_format) is not str or item_format not in _FORMATS:  # a list: unhashable
             raise InvalidConfigError(
                 f"item_format must be 'B' or 'f', not {short_repr(item_format)}"
             )

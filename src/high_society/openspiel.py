@@ -18,8 +18,18 @@ every move goes through :func:`~high_society.apply`, so the rules are not copied
   string is the public history of moves.
 - Returns follow :func:`high_society.observation.returns`: the winners share 1, so the game
   is general-sum with utilities from 0 to 1.
+- A state is serialised as the library's JSON state form
+  (:func:`~high_society.serial.state_to_json`), never as a pickle: ``state.serialize()``
+  gives that text, ``game.deserialize_state(text)`` reads it with every check of
+  :func:`~high_society.serial.state_from_json` and raises a
+  :class:`~high_society.RecordError` for anything else, and ``pickle`` of a state carries
+  the same text. OpenSpiel's generic form (``pyspiel.serialize_game_and_state``) keeps the moves
+  and wraps the Python part of any Python game's state in a pickle that
+  ``pyspiel.deserialize_game_and_state`` loads before the game sees it: give that function
+  only text you wrote yourself (the state inside is then checked as above).
 """
 
+import json
 from typing import Final
 
 import numpy as np
@@ -37,7 +47,7 @@ from high_society.encoding import (
     num_actions,
     player_action,
 )
-from high_society.errors import InvalidConfigError
+from high_society.errors import InvalidConfigError, RecordCode, RecordError
 from high_society.observation import (
     max_game_length,
     observation_size,
@@ -46,6 +56,7 @@ from high_society.observation import (
     write_observation,
 )
 from high_society.rules import CHANCE, apply, new_game, to_act
+from high_society.serial import parse_json, state_from_json, state_to_json
 from high_society.state import GameState
 
 __all__ = [
@@ -114,6 +125,19 @@ class HighSocietyGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel has no typ
         """The state before the first reveal."""
         return HighSocietyState(self)
 
+    def deserialize_state(self, text: str) -> "HighSocietyState":
+        """The state that ``text`` (from :meth:`HighSocietyState.serialize`) describes, with
+        every check of :func:`~high_society.serial.state_from_json`; nothing is unpickled.
+        Its OpenSpiel history starts empty (the library's state form holds no moves).
+
+        Raises:
+            RecordError: ``text`` is not JSON text within the reader's limits, not a state,
+                a state that no game reaches, or a state of another number of players.
+        """
+        state = HighSocietyState(self)
+        state._move_to(_state_from_text(text, self.players))
+        return state
+
     def make_py_observer(
         self,
         iig_obs_type: pyspiel.IIGObservationType | None = None,
@@ -142,16 +166,43 @@ class HighSocietyState(pyspiel.State):  # type: ignore[misc]  # pyspiel has no t
         super().__init__(game)
         self._move_to(new_game(game.players, STANDARD))
 
+    # The instance's only attribute is ``_held``: OpenSpiel's C++ side copies (clone) and
+    # pickles (serialize_game_and_state) a Python state's attributes, and a _Held copies as
+    # itself and pickles as its JSON text, read back with every check.
+
     def _move_to(self, state: GameState) -> None:
-        self._state = state
-        # OpenSpiel asks who acts several times per move: worked out once per state.
-        actor = to_act(state)
-        self._player = _TERMINAL if actor is None else _CHANCE if actor is CHANCE else actor
+        self._held = _Held(state)
+
+    @property
+    def _state(self) -> GameState:
+        return self._held.state
+
+    @property
+    def _player(self) -> int:
+        return self._held.player
 
     @property
     def state(self) -> GameState:
         """The library's game state."""
-        return self._state
+        return self._held.state
+
+    def serialize(self) -> str:
+        """The state as JSON text: the library's state form
+        (:func:`~high_society.serial.state_to_json`), which
+        :meth:`HighSocietyGame.deserialize_state` reads back."""
+        return _state_text(self._held.state)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # pickle carries the JSON text and the player count, never pyspiel's own form (whose
+        # Python part is itself a pickle).
+        return (_unpickle_state, (self._held.state.num_players, self.serialize()))
+
+    def __copy__(self) -> "HighSocietyState":
+        copy: HighSocietyState = self.clone()  # the moves too
+        return copy
+
+    def __deepcopy__(self, memo: dict[int, object]) -> "HighSocietyState":
+        return self.__copy__()
 
     def current_player(self) -> int:
         """The seat to act, ``PlayerId.CHANCE`` for a reveal, ``PlayerId.TERMINAL`` at the end."""
@@ -234,6 +285,68 @@ class HistoryObserver:
     def string_from(self, state: HighSocietyState, player: int) -> str:
         """The moves so far, as OpenSpiel writes a history."""
         return str(state.history_str())
+
+
+class _Held:
+    """A state of the game and who acts in it, never changed once made (a move makes a new
+    one), so a copy is itself; pickled as the JSON state form, unpickled through
+    :func:`state_from_json`'s checks."""
+
+    __slots__ = ("player", "state")
+
+    state: GameState
+    player: int
+
+    def __init__(self, state: GameState) -> None:
+        # OpenSpiel asks who acts several times per move: worked out once per state.
+        actor = to_act(state)
+        self.state = state
+        self.player = _TERMINAL if actor is None else _CHANCE if actor is CHANCE else actor
+
+    def __copy__(self) -> "_Held":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> "_Held":
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_held_from_text, (_state_text(self.state),))
+
+
+def _state_text(state: GameState) -> str:
+    return json.dumps(state_to_json(state), separators=(",", ":"))
+
+
+def _state_from_text(text: object, players: int | None) -> GameState:
+    """The checked state of a text; ``players`` seats when it is given.
+
+    Raises:
+        RecordError: see :meth:`HighSocietyGame.deserialize_state`.
+    """
+    if not isinstance(text, str):
+        raise RecordError(
+            RecordCode.WRONG_TYPE, f"a state must be JSON text, not {type(text).__name__}"
+        )
+    state = state_from_json(parse_json(text))
+    if state.config != STANDARD:
+        raise RecordError(RecordCode.BAD_STATE, "the OpenSpiel game is the standard game")
+    if players is not None and state.num_players != players:
+        raise RecordError(
+            RecordCode.BAD_STATE,
+            f"a state of {state.num_players} players, not of this game's {players}",
+            path="$.players",
+        )
+    return state
+
+
+def _held_from_text(text: str) -> _Held:
+    return _Held(_state_from_text(text, None))
+
+
+def _unpickle_state(players: int, text: str) -> HighSocietyState:
+    game = pyspiel.load_game(SHORT_NAME, {"players": players})
+    state: HighSocietyState = game.deserialize_state(text)
+    return state
 
 
 def game_state(state: pyspiel.State) -> GameState:

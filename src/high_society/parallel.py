@@ -27,7 +27,7 @@ from typing import TypeVar
 from high_society._text import short_repr
 from high_society.errors import InvalidConfigError
 
-__all__ = ["CHUNKS_PER_WORKER", "check_jobs", "game_seed", "run_chunks", "split"]
+__all__ = ["CHUNKS_PER_WORKER", "MAX_JOBS", "check_jobs", "game_seed", "run_chunks", "split"]
 
 T = TypeVar("T")
 
@@ -65,15 +65,20 @@ def split(count: int, pieces: int) -> list[range]:
     return chunks
 
 
+#: The most local processes ``jobs`` may ask for.
+MAX_JOBS = 1024
+
+
 def check_jobs(jobs: object) -> int:
-    """``jobs`` if it is an int >= 1; ``0`` means one job per CPU of this machine.
+    """``jobs`` if it is an int from 1 to :data:`MAX_JOBS`; ``0`` means one job per CPU of
+    this machine.
 
     Raises:
         InvalidConfigError: anything else.
     """
-    if type(jobs) is not int or jobs < 0:
+    if type(jobs) is not int or not 0 <= jobs <= MAX_JOBS:
         raise InvalidConfigError(
-            f"jobs must be an int >= 0 (0: one per CPU), not {short_repr(jobs)}"
+            f"jobs must be an int from 0 to {MAX_JOBS} (0: one per CPU), not {short_repr(jobs)}"
         )
     return jobs or os.cpu_count() or 1
 
@@ -91,7 +96,8 @@ def run_chunks(
 
     With ``executor`` the chunks go to it (``jobs`` is then ignored, and ``workers`` says
     how many workers it has, for the chunking: default 1). Otherwise ``jobs=1`` runs them
-    here, one after the other, and ``jobs > 1`` in that many new local processes (``task``
+    here, one after the other, and ``jobs > 1`` in that many new local processes, but never
+    more than ``count`` (``task``
     must then be picklable: a module-level function or a :func:`functools.partial` of one).
     ``progress(n)`` is called in this process each time a chunk of ``n`` items is done.
 
@@ -103,7 +109,8 @@ def run_chunks(
         raise InvalidConfigError(f"the count must be an int >= 0, not {short_repr(count)}")
     if workers is not None and (type(workers) is not int or workers < 1):
         raise InvalidConfigError(f"workers must be an int >= 1 or None, not {short_repr(workers)}")
-    jobs = check_jobs(jobs)
+    # Never more processes than items: each would start, import and sit idle.
+    jobs = min(check_jobs(jobs), max(count, 1))
     if executor is None and jobs == 1:
         results = []
         for chunk in split(count, CHUNKS_PER_WORKER):

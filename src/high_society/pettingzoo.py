@@ -615,14 +615,25 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """The learner plays action id ``action``, then the bots play until its next turn
-        or the end."""
+        or the end. An id that is not legal now (out of range included) ends the episode
+        with reward -1.
+
+        Raises:
+            EncodingError: ``action`` is not an integer (a Python or numpy int): a float
+                such as ``5.7`` or ``nan``, a string, ``None``, a bool ... Nothing changes.
+        """
+        # int(5.7) and int("5") would play id 5: only integers are ids.
+        if type(action) is not int:
+            if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+                raise EncodingError(f"{short_repr(action)} is not an action id (an integer)")
+            action = int(action)
         inner = self._inner
         if inner.game.is_over:  # the bots ended the game before the learner's turn
             return self._observe(), returns(inner.game)[self.seat], True, False, {}
         mask = self._observe()["action_mask"]
-        if not 0 <= int(action) < len(mask) or not mask[int(action)]:
-            return self._observe(), -1.0, True, False, {"illegal_action": int(action)}
-        inner.game = inner.play(action_from_id(inner.game, int(action)))
+        if not 0 <= action < len(mask) or not mask[action]:
+            return self._observe(), -1.0, True, False, {"illegal_action": action}
+        inner.game = inner.play(action_from_id(inner.game, action))
         self._play_bots()
         done = inner.game.is_over
         reward = returns(inner.game)[self.seat] if done else 0.0

@@ -28,6 +28,7 @@ except ImportError as error:
     ) from error
 
 from high_society.batch._engine import (
+    MAX_GAMES,
     BatchError,
     BatchResults,
     GameBatch,
@@ -39,6 +40,7 @@ from high_society.batch._tables import MAX_MONEY_CARDS
 from high_society.batch._vector import StepInfo, VectorEnv
 
 __all__ = [
+    "MAX_GAMES",
     "MAX_MONEY_CARDS",
     "BatchError",
     "BatchResults",

@@ -1,6 +1,7 @@
 """``GameBatch``: many games in lockstep over numpy arrays, stepped by compiled kernels."""
 
 from collections.abc import Sequence
+from typing import NoReturn
 
 import attrs
 import numpy as np
@@ -17,12 +18,25 @@ from high_society.invariants import state_problems
 from high_society.rules import why_illegal
 from high_society.state import GameState
 
-__all__ = ["BatchError", "BatchResults", "GameBatch", "IllegalActionIdError", "Seed", "game_seeds"]
+__all__ = [
+    "MAX_GAMES",
+    "BatchError",
+    "BatchResults",
+    "GameBatch",
+    "IllegalActionIdError",
+    "Seed",
+    "game_seeds",
+]
 
 #: A seed for the whole batch (an int >= 0), or one int >= 0 per game.
 Seed = int | Sequence[int]
 
+#: The most games one batch plays (2**20, 1,048,576): each takes up to about 250 bytes of
+#: state, and 2,058 bytes of legal action mask when one is asked for.
+MAX_GAMES = 1 << 20
+
 _SEED_LIMIT = 1 << 64
+_INT64_MAX = np.iinfo(np.int64).max
 
 
 class BatchError(HighSocietyError, ValueError):
@@ -93,7 +107,8 @@ class GameBatch:
     Raises:
         InvalidConfigError: ``players`` is not 3 to 5, or the config has more money cards
             than the batch engine plays (see :data:`MAX_MONEY_CARDS`).
-        BatchError: ``num_games`` is not an int >= 1, or a bad ``seed`` (see :meth:`reset`).
+        BatchError: ``num_games`` is not an int from 1 to :data:`MAX_GAMES` (or the memory
+            for them cannot be had), or a bad ``seed`` (see :meth:`reset`).
     """
 
     __slots__ = ("_ended", "_games", "_policy_rng", "_tables")
@@ -107,14 +122,18 @@ class GameBatch:
         seed: Seed = 0,
     ) -> None:
         check_players(players)
-        if type(num_games) is not int or num_games < 1:
+        if type(num_games) is not int or not 1 <= num_games <= MAX_GAMES:
             raise BatchError(
-                f"the number of games must be an int >= 1, not {short_repr(num_games)}"
+                f"the number of games must be an int from 1 to {MAX_GAMES:,} (MAX_GAMES), "
+                f"not {short_repr(num_games)}"
             )
         self._tables = tables(config)
-        self._games = _kernels.new_arrays(num_games, players)
-        self._policy_rng = np.zeros(num_games, dtype=np.uint64)
-        self._ended = np.zeros(num_games, dtype=np.bool_)
+        try:
+            self._games = _kernels.new_arrays(num_games, players)
+            self._policy_rng = np.zeros(num_games, dtype=np.uint64)
+            self._ended = np.zeros(num_games, dtype=np.bool_)
+        except MemoryError:
+            raise BatchError(f"not enough memory for {num_games:,} games") from None
         self.reset(seed)
 
     # --- Shape ------------------------------------------------------------------------------
@@ -318,6 +337,10 @@ class GameBatch:
                 f"expected {self.num_games} integer action ids, not an array of shape "
                 f"{actions.shape} and type {actions.dtype}"
             )
+        if actions.dtype.kind == "u" and actions.max() > _INT64_MAX:
+            # Converted to int64, 2**64 - 1 would be refused as the id -1.
+            bad = int(np.argmax(actions > _INT64_MAX))
+            return self._raise_not_an_id(bad, int(actions[bad]))
         actions = np.ascontiguousarray(actions, dtype=np.int64)
         rules, games = self._tables.rules, self._games
         bad = _kernels.first_illegal(actions, rules, games)
@@ -325,6 +348,11 @@ class GameBatch:
             raise self._illegal(bad, int(actions[bad]))
         _kernels.step(actions, rules, games, self._ended)
         return self._ended.copy()
+
+    def _raise_not_an_id(self, game: int, action_id: int) -> NoReturn:
+        raise IllegalActionIdError(
+            game, action_id, None, f"action ids are from 0 to {self.num_actions - 1}"
+        )
 
     def _illegal(self, game: int, action_id: int) -> IllegalActionIdError:
         """The error for ``action_id`` in ``game``, with the reducer's reason when the id
@@ -374,11 +402,14 @@ class GameBatch:
         A state that waits for a reveal gets it at once, from the game's stream.
 
         Raises:
-            BatchError: ``game`` is not an index of this batch, ``state`` has another
-                config or number of seats, or it breaks an invariant of reachable states
+            BatchError: ``game`` is not an index of this batch, ``state`` is not a
+                ``GameState``, has another config or number of seats, or it breaks an
+                invariant of reachable states
                 (:func:`~high_society.invariants.state_problems`).
         """
         g = self._index(game)
+        if not isinstance(state, GameState):
+            raise BatchError(f"not a GameState: {short_repr(state)}")
         problems = state_problems(state)
         if problems:
             raise BatchError("not a valid state: " + "; ".join(problems))
@@ -409,11 +440,17 @@ class GameBatch:
         """A batch of ``len(states)`` games, each continuing from its state.
 
         Raises:
-            BatchError: no states, or they differ in config or number of seats, or one is
-                not valid (see :meth:`set_state`).
+            BatchError: ``states`` is not a sequence of :class:`~high_society.GameState`,
+                holds none or more than :data:`MAX_GAMES`, or they differ in config or number
+                of seats, or one is not valid (see :meth:`set_state`).
         """
+        if not isinstance(states, Sequence):
+            raise BatchError(f"from_states takes a sequence of states, not {short_repr(states)}")
         if not states:
             raise BatchError("from_states needs at least one state")
+        for g, state in enumerate(states):
+            if not isinstance(state, GameState):
+                raise BatchError(f"state {g} is not a GameState: {short_repr(state)}")
         batch = cls(len(states), states[0].num_players, config=states[0].config, seed=seed)
         for g, state in enumerate(states):
             batch.set_state(g, state)

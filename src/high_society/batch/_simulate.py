@@ -17,6 +17,8 @@ from high_society.simulate import SimulationStats
 
 __all__ = ["simulate"]
 
+MAX_COUNT = 2**63 - 1
+
 
 def simulate(
     players: int,
@@ -41,14 +43,16 @@ def simulate(
     (500, True)
 
     Raises:
-        InvalidConfigError: ``players`` is not 3 to 5, ``games`` is negative, or the
+        InvalidConfigError: ``players`` is not 3 to 5, ``games`` is not from 0 to
+            ``2**63 - 1``, or the
             config has more money cards than the batch engine plays.
         BatchError: ``seed`` is not an int from 0 to ``2**64 - 1``.
     """
     check_players(players)
-    if type(games) is not int or games < 0:
+    if type(games) is not int or not 0 <= games <= MAX_COUNT:
+        # The compiled loop counts in 64 bits: a larger count would wrap around.
         raise InvalidConfigError(
-            f"the number of games must be an int >= 0, not {short_repr(games)}"
+            f"the number of games must be an int from 0 to 2**63 - 1, not {short_repr(games)}"
         )
     if type(seed) is not int:  # game_seeds takes a sequence too, and checks the range
         raise BatchError(f"a seed is an int from 0 to 2**64 - 1, not {short_repr(seed)}")

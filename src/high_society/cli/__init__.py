@@ -6,6 +6,7 @@ own errors and OS errors become one line on standard error and exit code 1.
 """
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -36,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Wrong usage exits with code 2 (argparse's convention).
     """
+    _open_closed_streams()
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -46,6 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except HighSocietyError as error:
         print(f"high-society: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # the reader of our output went away (| head): stop quietly
+        _discard_output()
+        return 1
     except OSError as error:
         print(f"high-society: {error.strerror or error}: {error.filename or ''}", file=sys.stderr)
         return 1
@@ -53,3 +58,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("high-society: interrupted", file=sys.stderr)
         return 130
     return code
+
+
+def _open_closed_streams() -> None:
+    """A standard stream that was closed when the program started is ``None`` in ``sys``:
+    read from or write to the null device instead (end of input, output discarded), as a
+    shell's ``<&-`` or ``>&-`` asked."""
+    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115
+
+
+def _discard_output() -> None:
+    """After a broken pipe: what is still buffered for standard output goes to the null
+    device, so that Python's flush at exit does not fail a second time."""
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # not a real file: nothing to flush
+        pass

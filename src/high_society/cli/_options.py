@@ -1,46 +1,74 @@
 """Options that several subcommands share, declared once."""
 
 import argparse
+from collections.abc import Callable
 
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS
+from high_society.parallel import MAX_JOBS
 
 
 def add_players_option(parser: argparse.ArgumentParser, help: str) -> None:
     """``--players K``: 3 to 5 (R3), default 4; anything else is wrong usage (exit 2)."""
     parser.add_argument(
         "--players",
-        type=int,
-        choices=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+        type=bounded(MIN_PLAYERS, MAX_PLAYERS, "players"),
+        metavar="{3,4,5}",
         default=4,
         help=help,
     )
 
 
+#: The largest ``--games``, ``--seed`` and other counts: the 64-bit range of the batch
+#: engine's counters and of a record's integers (``2**63 - 1``).
+MAX_COUNT = 2**63 - 1
+
+
+def bounded(low: int, high: int, name: str) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``low`` to ``high``. Anything else is wrong
+    usage (exit code 2) with a one-line message that gives the bounds."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {_short(text)!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(
+                f"must be from {low:,} to {high:,}, not {_short(str(value))}"
+            )
+        return value
+
+    parse.__name__ = name  # argparse names the type in some messages
+    return parse
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:10]}...{text[-10:]} ({len(text):,} characters)"
+
+
 def add_jobs_option(parser: argparse.ArgumentParser) -> None:
-    """``--jobs N``: play the games in N local processes (0: one per CPU); the results do
-    not depend on it."""
+    """``--jobs N``: play the games in N local processes (0: one per CPU), never more than
+    there are games; the results do not depend on it."""
     parser.add_argument(
         "--jobs",
-        type=int,
-        choices=range(1025),
+        type=bounded(0, MAX_JOBS, "--jobs"),
         metavar="N",
         default=1,
-        help="processes to play the games in (0: one per CPU; default 1); the results are "
-        "the same whatever N",
+        help=f"processes to play the games in, 0 to {MAX_JOBS} (0: one per CPU; default 1; "
+        "never more than there are games); the results are the same whatever N",
     )
 
 
-def count(text: str) -> int:
-    """A whole number >= 1, for argparse (which turns the ValueError into exit code 2 and
-    names this function in its message: "invalid count value")."""
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
+def add_seed_option(parser: argparse.ArgumentParser, default: int | None, help: str) -> None:
+    """``--seed S``: 0 to ``2**63 - 1``, which every engine, bot and record can hold."""
+    parser.add_argument("--seed", type=bounded(0, MAX_COUNT, "--seed"), default=default, help=help)
 
 
 def add_games_option(parser: argparse.ArgumentParser, default: int) -> None:
-    """``--games N``: how many games to play, at least 1."""
+    """``--games N``: how many games to play, 1 to ``2**63 - 1``."""
     parser.add_argument(
-        "--games", type=count, default=default, help=f"number of games (default {default})"
+        "--games",
+        type=bounded(1, MAX_COUNT, "--games"),
+        default=default,
+        help=f"number of games (default {default})",
     )

@@ -3,9 +3,10 @@
 import argparse
 from typing import TextIO
 
+from high_society._files import check_target
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot, RandomBot
-from high_society.cli._options import add_players_option
+from high_society.cli._options import add_players_option, add_seed_option
 from high_society.host import Step, play
 from high_society.record import GameRecord, write_record
 from high_society.text import final_table, narrate
@@ -25,7 +26,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "round, then the final table. The same seed always gives the same game.",
     )
     add_players_option(parser, "number of players (3 to 5, default 4)")
-    parser.add_argument("--seed", type=int, default=1, help="seed for bots and deck (default 1)")
+    add_seed_option(parser, 1, "seed for bots and deck (default 1)")
     parser.add_argument(
         "--bots",
         choices=("heuristic", "random", "mixed"),
@@ -59,6 +60,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
     stream = out if out is not None else sys.stdout
     names = NAMES[: args.players]
+    path = getattr(args, "record", None)
+    meta = {"generator": "high-society demo", "seed": args.seed, "bots": args.bots}
+    if path is not None:
+        # Checked before the game is played: a path that names a directory or something
+        # other than a regular file, or a bad meta, fails now, with nothing printed.
+        GameRecord(names, (), meta)
+        check_target(path)
     bots = make_bots(args.bots, args.players, args.seed)
     kinds = ", ".join(f"{n} ({type(b).__name__})" for n, b in zip(names, bots, strict=True))
     print(f"High Society, {args.players} players, seed {args.seed}: {kinds}", file=stream)
@@ -72,9 +80,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     assert last is not None
     for line in final_table(last.after, names):
         print(line, file=stream)
-    path = getattr(args, "record", None)
     if path is not None:
-        meta = {"generator": "high-society demo", "seed": args.seed, "bots": args.bots}
         # All or nothing, and only a regular file is replaced: a FIFO, a device or a link
         # is refused with a RecordError, which the command line reports (exit code 1).
         write_record(GameRecord(names, actions, meta), path)

@@ -5,7 +5,12 @@ import json
 import sys
 from typing import TextIO
 
-from high_society.cli._options import add_games_option, add_jobs_option, add_players_option
+from high_society.cli._options import (
+    add_games_option,
+    add_jobs_option,
+    add_players_option,
+    add_seed_option,
+)
 from high_society.errors import InvalidConfigError
 from high_society.simulate import POLICIES, SimulationStats, simulate
 
@@ -27,7 +32,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     add_players_option(parser, "players per game (3 to 5, default 4)")
     add_games_option(parser, 1000)
-    parser.add_argument("--seed", type=int, default=1, help="seed for bots and deck (default 1)")
+    add_seed_option(parser, 1, "seed for bots and deck (default 1)")
     parser.add_argument(
         "--policy",
         choices=POLICIES,

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from high_society.cli._options import add_games_option, add_jobs_option
+from high_society.cli._options import add_games_option, add_jobs_option, add_seed_option
 from high_society.tournament import TournamentResult, parse_entrant, tournament
 
 __all__ = ["format_table", "register", "run"]
@@ -27,7 +27,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     parser.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat (3 to 5)")
     add_games_option(parser, 100)
-    parser.add_argument("--seed", type=int, default=1, help="seed for bots and deck (default 1)")
+    add_seed_option(parser, 1, "seed for bots and deck (default 1)")
     add_jobs_option(parser)
     parser.add_argument("--json", action="store_true", help="print the table as one JSON object")
     parser.set_defaults(handler=run)

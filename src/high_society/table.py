@@ -40,8 +40,10 @@ Accepted(action=Bid(seat=0, cards=frozenset({2})), number=1, duplicate=False)
 >>> table.advance({1: SeatOnly(HeuristicBot(1)), 2: SeatOnly(HeuristicBot(2))})
 [Bid(seat=1, cards=frozenset({1, 2})), Bid(seat=2, cards=frozenset({1, 3}))]
 >>> payload = table.payload(0, since=2)
->>> payload["to_act"], payload["highest_bidder"], payload["min_bid_total"], payload["legal"]["bids"][0]
-(0, 2, 5, {'total': 5, 'cards': [3]})
+>>> payload["to_act"], payload["highest_bidder"], payload["min_bid_total"]
+(0, 2, 5)
+>>> payload["legal"]["bids"][0]
+{'total': 5, 'cards': [3]}
 >>> [entry["text"] for entry in payload["log"]]
 ['Ben bids 1 + 2 (3 face up)', 'Cy bids 1 + 3 (4 face up)']
 """
@@ -94,6 +96,7 @@ __all__ = [
     "Seat",
     "Table",
     "TableCode",
+    "check_name",
     "payload_schema",
     "refusal_schema",
     "seat_payload",
@@ -435,22 +438,20 @@ class Table:
             )
         if isinstance(action, Reveal):
             message = "a client may not reveal a card: the table deals (R4)"
-            return Refusal(
-                RefusalKind.NOT_ALLOWED, TableCode.CLIENT_MAY_NOT_REVEAL, message, "$.action.type"
-            )
+            code = TableCode.CLIENT_MAY_NOT_REVEAL.value
+            return Refusal(RefusalKind.NOT_ALLOWED, code, message, "$.action.type")
         if action.seat != seat:
             return Refusal(
                 RefusalKind.NOT_YOUR_SEAT,
-                TableCode.NOT_YOUR_SEAT,
+                TableCode.NOT_YOUR_SEAT.value,
                 f"seat {seat} cannot act for seat {short_repr(action.seat)}",
                 "$.action.player",
             )
         if number is not None and number != self.number:
             if number < self.number and self._history[number] == action:
                 return Accepted(action, number, duplicate=True)
-            return Refusal(
-                RefusalKind.WRONG_NUMBER, TableCode.WRONG_NUMBER, self._wrong(number), "$.number"
-            )
+            code = TableCode.WRONG_NUMBER.value
+            return Refusal(RefusalKind.WRONG_NUMBER, code, self._wrong(number), "$.number")
         try:
             self._play(action)
         except IllegalActionError as error:
@@ -542,6 +543,24 @@ class Table:
             except NoRevealDueError as error:
                 raise RecordError(_C.BAD_STATE, str(error), path=where, index=index) from None
         return table
+
+
+def check_name(name: object, path: str = "$") -> str:
+    """``name`` when a recorded game can hold it as a player's name: a string of 1 to 64
+    characters, not only spaces, without control characters (for a server that takes
+    names from clients).
+
+    >>> check_name("Ada")
+    'Ada'
+
+    Raises:
+        RecordError: ``BAD_PLAYERS`` at ``path``.
+    """
+    others = [filler for filler in ("a", "b", "c") if filler != name][:2]
+    try:
+        return check_players([name, *others])[0]
+    except RecordError as error:
+        raise RecordError(error.code, error.message, path=path) from None
 
 
 def _meta(meta: Mapping[str, JSON] | None) -> JSONObject:

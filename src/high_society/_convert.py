@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import assert_never
 
+from high_society._fast import LayoutError
 from high_society._fields import (
     fail,
     read_bool,
@@ -372,6 +373,7 @@ _ERROR_CODES: tuple[tuple[type[HighSocietyError], str], ...] = (
     (NoRevealDueError, "NO_REVEAL_DUE"),
     (NoSeatToActError, "NO_SEAT_TO_ACT"),
     (EncodingError, "ENCODING"),
+    (LayoutError, "LAYOUT"),
 )
 
 
@@ -380,7 +382,8 @@ def error_code(error: HighSocietyError) -> str:
     :class:`~high_society.IllegalActionError`, the code of a
     :class:`~high_society.RecordError`, else one per error class (``INVALID_CONFIG``,
     ``GAME_NOT_OVER``, ``NO_REVEAL_DUE``, ``NO_SEAT_TO_ACT``, ``OUT_OF_RANGE``,
-    ``INVALID_SEAT``, ``ENCODING``); ``ERROR`` for a subclass of none of these.
+    ``INVALID_SEAT``, ``ENCODING``, and ``LAYOUT`` for the engine's import-time check of
+    attrs' layout); ``ERROR`` for a subclass of none of these.
 
     >>> from high_society import GameNotOverError
     >>> error_code(GameNotOverError("not yet"))

@@ -241,6 +241,7 @@ function render(mine, payload) {
   else if (payload.to_act !== null) status = nameOf(payload, payload.to_act) + " is to act.";
   $("status").textContent = status;
   $("status").dataset.turn = payload.to_act === payload.seat ? "you" : payload.result ? "over" : "other";
+  $("status").dataset.number = String(payload.number);
 
   // The card up for auction, the deck, the cards out of the game.
   const auction = $("auction-card");

@@ -5,8 +5,9 @@ several stores (as from several processes) at once."""
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -16,7 +17,13 @@ from high_society.server import create_app
 from high_society.server._store import Store, hash_token
 from high_society.table import Accepted, Refusal
 
-THREE = {"seats": [{"kind": "person", "name": "Ada"}, {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]}  # fmt: skip
+THREE = {
+    "seats": [
+        {"kind": "person", "name": "Ada"},
+        {"kind": "bot", "bot": "heuristic"},
+        {"kind": "bot", "bot": "random"},
+    ]
+}
 
 
 @pytest.fixture
@@ -25,9 +32,9 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield made
 
 
-def wait_for(check: "callable[[], bool]", what: str) -> None:  # type: ignore[valid-type]
+def wait_for(check: Callable[[], bool], what: str) -> None:
     deadline = time.monotonic() + 60
-    while not check():  # type: ignore[operator]
+    while not check():
         assert time.monotonic() < deadline, f"never happened: {what}"
         time.sleep(0.02)
 
@@ -39,10 +46,10 @@ def made(client: TestClient, body: object = THREE) -> tuple[str, str]:
     return data["table"], data["seats"][0]["token"]
 
 
-def payload(client: TestClient, table: str, token: str, since: int = 0) -> dict[str, object]:
+def payload(client: TestClient, table: str, token: str, since: int = 0) -> dict[str, Any]:
     answer = client.get(f"/api/tables/{table}/payload?since={since}", headers=auth(token))
     assert answer.status_code == 200, answer.text
-    data: dict[str, object] = answer.json()
+    data: dict[str, Any] = answer.json()
     return data
 
 
@@ -50,9 +57,9 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def my_turn(client: TestClient, table: str, token: str) -> dict[str, object]:
+def my_turn(client: TestClient, table: str, token: str) -> dict[str, Any]:
     """The payload once the person must act or the game is over (the bots play meanwhile)."""
-    found: list[dict[str, object]] = []
+    found: list[dict[str, Any]] = []
 
     def ready() -> bool:
         found[:] = [payload(client, table, token)]
@@ -72,11 +79,11 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_the_record_validates(
             break
         legal = seen["legal"]
         assert isinstance(legal, dict)
-        action: dict[str, object]
+        action: dict[str, Any]
         if legal["discards"]:
-            action = {"type": "discard", "player": 0, "card": legal["discards"][0]}  # type: ignore[index]
-        elif legal["bids"] and seen["number"] % 3 == 0:  # type: ignore[operator]
-            action = {"type": "bid", "player": 0, "cards": legal["bids"][0]["cards"]}  # type: ignore[index]
+            action = {"type": "discard", "player": 0, "card": legal["discards"][0]}
+        elif legal["bids"] and seen["number"] % 3 == 0:
+            action = {"type": "bid", "player": 0, "cards": legal["bids"][0]["cards"]}
         else:
             action = {"type": "pass", "player": 0}
         answer = client.post(
@@ -93,9 +100,10 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_the_record_validates(
     assert validation.finished
     final = payload(client, table, token)
     assert final["result"] is not None
+    assert validation.result is not None
     assert final["result"]["scores"] == [
         float(s) if s.denominator != 1 else int(s) for s in validation.result.scores
-    ]  # type: ignore[index, union-attr]
+    ]
 
 
 def test_a_move_is_refused_with_the_status_of_its_kind_and_changes_nothing(
@@ -155,7 +163,7 @@ def test_a_retried_move_is_played_once(client: TestClient) -> None:
     assert again.status_code == 200
     assert again.json()["duplicate"] is True
     history = payload(client, table, token)["history"]
-    assert history.count({"type": "pass", "player": 0}) == 1  # type: ignore[union-attr]
+    assert history.count({"type": "pass", "player": 0}) == 1
 
 
 def test_tables_are_made_and_joined_with_checked_names_and_tokens(client: TestClient) -> None:

@@ -182,11 +182,11 @@ def test_a_server_killed_mid_game_resumes_every_table_and_loses_no_acknowledged_
         server.kill()
     with serving(data) as again:
         for table, token in tokens.items():
-            status, record = again.call("GET", f"/api/tables/{table}/record")
+            status, stored = again.call("GET", f"/api/tables/{table}/record")
             assert status == 200
-            assert isinstance(record, dict)
+            assert isinstance(stored, dict)
             for number, action in acknowledged[table].items():
-                assert record["actions"][number] == action, (table, number)
+                assert stored["actions"][number] == action, (table, number)
             # The table goes on where it was: the bots play, and the person to the end.
             while (seen := person_turn(again, table, token))["to_act"] is not None:
                 legal = seen["legal"]
@@ -254,10 +254,8 @@ def test_a_person_plays_a_whole_game_in_a_browser_against_two_bots(data: Path) -
                 if page.locator("#discard").is_visible() and discards.count():
                     discards.first.click()
                 elif (
-                    page.get_by_role("button", name="Pass").is_enabled()
-                    and turn % 3 != 0
-                    or page.locator("#hand button").count() == 0
-                ):
+                    page.get_by_role("button", name="Pass").is_enabled() and turn % 3 != 0
+                ) or page.locator("#hand button").count() == 0:
                     page.get_by_role("button", name="Pass").click()
                 else:
                     for value in page.locator("#hand button").all_inner_texts():
@@ -292,9 +290,11 @@ def test_a_person_plays_a_whole_game_in_a_browser_against_two_bots(data: Path) -
                     score_to_json(outcome.scores[seat])
                 )
                 assert row.locator(".money-left").inner_text() == str(outcome.money[seat])
+            assert validation.record is not None
+            assert validation.state is not None
             assert replay(validation.record).players[0].status_cards == tuple(
                 validation.state.players[0].status_cards
-            )  # type: ignore[arg-type, union-attr]
+            )
             assert errors == []
         finally:
             browser.close()

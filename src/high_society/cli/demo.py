@@ -77,6 +77,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         meta = {"generator": "high-society demo", "seed": args.seed, "bots": args.bots}
         # All or nothing, and only a regular file is replaced: a FIFO, a device or a link
         # is refused with a RecordError, which the command line reports (exit code 1).
-        write_record(GameRecord(names, actions, meta), path)
+        write_record(path, GameRecord(names, actions, meta))
         print(f"Recorded the game in {path}", file=stream)
     return 0

@@ -185,8 +185,8 @@ def test_a_server_killed_mid_game_resumes_every_table_and_loses_no_acknowledged_
             status, stored = again.call("GET", f"/api/tables/{table}/record")
             assert status == 200
             assert isinstance(stored, dict)
-            for number, action in acknowledged[table].items():
-                assert stored["actions"][number] == action, (table, number)
+            for number, played in acknowledged[table].items():
+                assert stored["actions"][number] == played, (table, number)
             # The table goes on where it was: the bots play, and the person to the end.
             while (seen := person_turn(again, table, token))["to_act"] is not None:
                 legal = seen["legal"]

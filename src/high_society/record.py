@@ -33,6 +33,7 @@ an illegal action, the engine's :class:`~high_society.Reason`).
 # text, replay, validation, the writer), _files (reading and safe writing), _schemas.
 import os
 import warnings
+from typing import cast
 
 import high_society._files as files_impl
 import high_society._records as records_impl
@@ -99,14 +100,16 @@ def write_record(path: "str | os.PathLike[str]", record: GameRecord) -> None:
             FIFO, a device, a symbolic link), or the system refused; the message names
             ``path``. Nothing was changed.
     """
-    if isinstance(path, GameRecord) and not isinstance(record, GameRecord):
+    target: object = path
+    given: object = record
+    if isinstance(target, GameRecord) and not isinstance(given, GameRecord):
         warnings.warn(
             "write_record(record, path) is deprecated: write_record(path, record), as "
             "read_record(path) and validate_file(path)",
             DeprecationWarning,
             stacklevel=2,
         )
-        path, record = record, path
-    if not isinstance(record, GameRecord):
+        target, given = given, target
+    if not isinstance(given, GameRecord):
         raise RecordError(RecordCode.WRONG_TYPE, "write_record(path, record) needs a GameRecord")
-    files_impl.write_record(record, path)
+    files_impl.write_record(given, cast("str | os.PathLike[str]", target))

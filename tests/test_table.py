@@ -11,6 +11,7 @@ import json
 import pytest
 
 import high_society
+import high_society.batch  # its BatchError is a library error too
 from high_society import Bid, HighSocietyError, Pass, Reveal, StatusCard, new_game
 from high_society.bots import HeuristicBot, RandomBot, SeatOnly
 from high_society.errors import RecordError

@@ -3,11 +3,11 @@
 The public entry is :mod:`high_society.serial`, where the examples are.
 """
 
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import assert_never
 
-from high_society._fast import LayoutError
 from high_society._fields import (
     fail,
     read_bool,
@@ -24,15 +24,9 @@ from high_society._text import describe_int, short_repr
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, GameConfig, StatusCard
 from high_society.errors import (
-    EncodingError,
-    GameNotOverError,
     HighSocietyError,
     IllegalActionError,
     InvalidConfigError,
-    InvalidSeatError,
-    NoRevealDueError,
-    NoSeatToActError,
-    OutOfRangeError,
     Reason,
     RecordCode,
     RecordError,
@@ -364,26 +358,14 @@ def result_to_json(outcome: GameResult) -> JSONObject:
 
 # --- Errors ------------------------------------------------------------------------------------
 
-#: The code of each error class that carries none of its own, most specific first.
-_ERROR_CODES: tuple[tuple[type[HighSocietyError], str], ...] = (
-    (InvalidSeatError, "INVALID_SEAT"),
-    (OutOfRangeError, "OUT_OF_RANGE"),
-    (InvalidConfigError, "INVALID_CONFIG"),
-    (GameNotOverError, "GAME_NOT_OVER"),
-    (NoRevealDueError, "NO_REVEAL_DUE"),
-    (NoSeatToActError, "NO_SEAT_TO_ACT"),
-    (EncodingError, "ENCODING"),
-    (LayoutError, "LAYOUT"),
-)
-
 
 def error_code(error: HighSocietyError) -> str:
     """The stable code of a library error: the :class:`~high_society.Reason` of an
     :class:`~high_society.IllegalActionError`, the code of a
-    :class:`~high_society.RecordError`, else one per error class (``INVALID_CONFIG``,
-    ``GAME_NOT_OVER``, ``NO_REVEAL_DUE``, ``NO_SEAT_TO_ACT``, ``OUT_OF_RANGE``,
-    ``INVALID_SEAT``, ``ENCODING``, and ``LAYOUT`` for the engine's import-time check of
-    attrs' layout); ``ERROR`` for a subclass of none of these.
+    :class:`~high_society.RecordError`, else the error class's name in capitals, without
+    ``Error`` (``INVALID_CONFIG``, ``GAME_NOT_OVER``, ``NO_REVEAL_DUE``,
+    ``NO_SEAT_TO_ACT``, ``OUT_OF_RANGE``, ``INVALID_SEAT``, ``ENCODING`` ...); ``ERROR``
+    for the root class itself.
 
     >>> from high_society import GameNotOverError
     >>> error_code(GameNotOverError("not yet"))
@@ -393,10 +375,10 @@ def error_code(error: HighSocietyError) -> str:
         return error.reason.value
     if isinstance(error, RecordError):
         return error.code.value
-    for cls, code in _ERROR_CODES:
-        if isinstance(error, cls):
-            return code
-    return "ERROR"
+    name = type(error).__name__.removesuffix("Error")
+    if type(error) is HighSocietyError or not name:
+        return "ERROR"
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).upper()
 
 
 def error_to_json(error: HighSocietyError, names: Sequence[str] | None = None) -> JSONObject:

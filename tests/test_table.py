@@ -226,7 +226,11 @@ def test_every_library_error_has_a_json_form_with_its_own_code() -> None:
         elif cls is RecordError:
             error = RecordError("BAD_VERSION", "no", path="$.version", index=None)
         else:
-            error = cls("message")
+            try:
+                error = cls("message")
+            except TypeError:  # an error that carries more data: its message alone will do
+                error = cls.__new__(cls)
+                Exception.__init__(error, "message")
         data = error_to_json(error, ["Ada", "Ben", "Cy"])
         assert json.loads(json.dumps(data)) == data
         assert data["error"] == cls.__name__

@@ -5,7 +5,7 @@ A server keeps one :class:`Table` per game. The table owns:
 
 - the state and the public history (every action so far, reveals included: R14);
 - the secret order of the deck, shuffled when the table is made by a cryptographic
-  generator (:class:`secrets.SystemRandom`), or by :class:`random.Random` when a seed is
+  generator (``secrets.SystemRandom``), or by ``random.Random`` when a seed is
   given (for tests). The state itself never holds that order (R4);
 - the seats: each a person's or a bot's name, in seat order.
 
@@ -240,7 +240,7 @@ class Table:
     """One game at a server: the state, the secret deck order, the history and the seats.
 
     ``seats`` are 3 to 5 :class:`Seat` s (a plain string is a person's name). The deck is
-    shuffled at once: by :class:`secrets.SystemRandom` when ``seed`` is ``None``, else by
+    shuffled at once: by ``secrets.SystemRandom`` when ``seed`` is ``None``, else by
     ``random.Random(seed)`` (the same seed, the same order). The game is the standard one.
     A table is not safe to share between threads; :meth:`copy` makes an independent one.
 

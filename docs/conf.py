@@ -60,7 +60,7 @@ nitpick_ignore_regex = [
     ("py:.*", r"(concurrent\.futures|functools|time)\..*"),
     ("py:class", r"(high_society\.parallel\.)?T"),
     # The optional adapters' frameworks have no Sphinx inventory here.
-    ("py:.*", r"(pyspiel|numpy|gymnasium|pettingzoo)\..*"),
+    ("py:.*", r"(pyspiel|numpy|gymnasium|pettingzoo|fastapi|starlette|sqlalchemy)\..*"),
     # high_society.batch: the SimulationStats that batch.simulate returns (documented with
     # ``simulate``'s module).
     ("py:class", r"high_society\.simulate\.SimulationStats"),

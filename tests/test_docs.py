@@ -197,6 +197,7 @@ NOT_LIBRARY_ERRORS = {
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",
     ("high_society.pettingzoo", "StopIteration"): "the end of agent_iter, an iterator",
     ("high_society.tournament", "ValueError"): "caught at once, raised as InvalidConfigError",
+    ("high_society.server._store", "RuntimeError"): "a database of another schema version",
 }
 
 
@@ -239,7 +240,9 @@ MODULES_USERS_IMPORT = (
     "high_society.scoring",
     "high_society.search",
     "high_society.serial",
+    "high_society.server",
     "high_society.simulate",
+    "high_society.table",
     "high_society.text",
     "high_society.tournament",
 )

@@ -203,7 +203,7 @@ def test_an_int_path_is_not_read_as_a_file_descriptor() -> None:
 
 def test_writing_to_a_path_holding_nul_reports_unwritable(tmp_path: Path) -> None:
     with pytest.raises(RecordError) as caught:
-        write_record(GameRecord(NAMES), str(tmp_path / "a\x00b.json"))
+        write_record(str(tmp_path / "a\x00b.json"), GameRecord(NAMES))
     assert caught.value.code is RecordCode.UNWRITABLE
     assert list(tmp_path.iterdir()) == []
 
@@ -392,7 +392,7 @@ def test_write_record_never_replaces_what_is_not_a_regular_file(
     path = make(tmp_path / "game.json")
     before = sorted((p.name, os.lstat(p).st_mode) for p in tmp_path.iterdir())
     with pytest.raises(RecordError) as caught:
-        write_record(GameRecord(NAMES), path)
+        write_record(path, GameRecord(NAMES))
     assert caught.value.code is RecordCode.UNWRITABLE
     assert f"{str(path)!r}: it exists and is {what}" in caught.value.message
     assert sorted((p.name, os.lstat(p).st_mode) for p in tmp_path.iterdir()) == before
@@ -403,7 +403,7 @@ def test_write_record_never_replaces_what_is_not_a_regular_file(
 def test_write_record_refuses_a_device() -> None:
     # /dev/null exists on every Unix; it is refused before anything is opened.
     with pytest.raises(RecordError, match="it exists and is a device"):
-        write_record(GameRecord(NAMES), "/dev/null")
+        write_record("/dev/null", GameRecord(NAMES))
     assert stat.S_ISCHR(os.stat("/dev/null").st_mode)
 
 
@@ -411,7 +411,7 @@ def test_write_record_replaces_a_regular_file_whole(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     path.write_text("old")
     record = GameRecord(NAMES, [Reveal(StatusCard.PASSE)])
-    write_record(record, path)
+    write_record(path, record)
     assert read_record(path) == record
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
 

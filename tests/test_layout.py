@@ -32,8 +32,11 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("host", "search", "serial", "_records", "batch._engine"),
     ("text", "simulate", "tournament", "_files", "batch._vector"),
     ("record", "openspiel", "pettingzoo", "batch._simulate", "cli.play", "cli.tournament"),
-    ("batch.__init__", "cli.demo", "cli.validate"),
-    ("cli.simulate",),
+    ("batch.__init__", "cli.demo", "cli.validate", "table"),
+    ("cli.simulate", "server._store"),
+    ("server._app",),
+    ("server.__init__",),
+    ("cli.serve",),
     ("cli.__init__",),
     ("__main__",),
 )

@@ -543,10 +543,22 @@ def test_the_writer_refuses_bad_players() -> None:
 def test_write_then_read_a_file(tmp_path: Path) -> None:
     record = _played(7)
     path = tmp_path / "game.json"
-    write_record(record, path)
+    write_record(path, record)
     assert read_record(path) == record
     assert validate_file(str(path)).record == record
     assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+
+
+def test_write_record_takes_the_path_first_and_the_old_order_warns(tmp_path: Path) -> None:
+    record = _played(3)
+    path = tmp_path / "game.json"
+    with pytest.warns(DeprecationWarning, match=r"write_record\(path, record\)"):
+        write_record(record, path)  # type: ignore[arg-type]
+    assert read_record(path) == record
+    with pytest.raises(RecordError) as caught:
+        write_record(path, "not a record")  # type: ignore[arg-type]
+    assert caught.value.code == "WRONG_TYPE"
+    assert read_record(path) == record  # nothing changed
 
 
 def test_a_failed_write_leaves_the_old_file_and_no_temporary(
@@ -560,7 +572,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(
 
     monkeypatch.setattr(os, "replace", fail)
     with pytest.raises(RecordError, match="No space") as caught:
-        write_record(_played(1), path)
+        write_record(path, _played(1))
     assert caught.value.code == "UNWRITABLE"
     assert str(path) in caught.value.message  # the target, not the temporary file
     assert path.read_text() == "old"
@@ -569,7 +581,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(
 
 def test_writing_into_a_missing_directory_creates_nothing(tmp_path: Path) -> None:
     with pytest.raises(RecordError, match=r"UNWRITABLE.*No such file") as caught:
-        write_record(_played(1), tmp_path / "missing" / "game.json")
+        write_record(tmp_path / "missing" / "game.json", _played(1))
     assert str(tmp_path / "missing" / "game.json") in caught.value.message
     assert list(tmp_path.iterdir()) == []
 

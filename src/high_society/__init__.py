@@ -17,7 +17,9 @@ The package is in three tiers (docs/api.md):
   (recorded games and JSON), :mod:`high_society.encoding` and
   :mod:`high_society.observation` (action ids, masks, what a seat sees),
   :mod:`high_society.openspiel` and :mod:`high_society.pettingzoo` (adapters),
-  :mod:`high_society.batch` (the vectorised engine), :mod:`high_society.invariants`;
+  :mod:`high_society.batch` (the vectorised engine), :mod:`high_society.invariants`,
+  :mod:`high_society.table` (a server's table) and :mod:`high_society.server` (the table
+  server, optional extra);
   ``high_society.cli.main`` runs the command line.
 - Internals, in underscore modules (``_fast``, ``_bidtable``, ...): not API.
 """

@@ -3,6 +3,7 @@
 The public entry is :mod:`high_society.serial`, where the examples are.
 """
 
+import re
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import assert_never
@@ -22,7 +23,14 @@ from high_society._json import JSON, MAX_JSON_INT, MIN_JSON_INT, JSONObject, kin
 from high_society._text import describe_int, short_repr
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, GameConfig, StatusCard
-from high_society.errors import InvalidConfigError, Reason, RecordCode, RecordError
+from high_society.errors import (
+    HighSocietyError,
+    IllegalActionError,
+    InvalidConfigError,
+    Reason,
+    RecordCode,
+    RecordError,
+)
 from high_society.invariants import state_problems
 from high_society.scoring import GameResult
 from high_society.state import GameState, Phase, PlayerState
@@ -31,6 +39,8 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "check_action",
+    "error_code",
+    "error_to_json",
     "result_to_json",
     "score_to_json",
     "state_from_json",
@@ -344,3 +354,59 @@ def result_to_json(outcome: GameResult) -> JSONObject:
         "cast_out": list(outcome.cast_out),
         "winners": list(outcome.winners),
     }
+
+
+# --- Errors ------------------------------------------------------------------------------------
+
+
+def error_code(error: HighSocietyError) -> str:
+    """The stable code of a library error: the :class:`~high_society.Reason` of an
+    :class:`~high_society.IllegalActionError`, the code of a
+    :class:`~high_society.RecordError`, else the error class's name in capitals, without
+    ``Error`` (``INVALID_CONFIG``, ``GAME_NOT_OVER``, ``NO_REVEAL_DUE``,
+    ``NO_SEAT_TO_ACT``, ``OUT_OF_RANGE``, ``INVALID_SEAT``, ``ENCODING`` ...); ``ERROR``
+    for the root class itself.
+
+    >>> from high_society import GameNotOverError
+    >>> error_code(GameNotOverError("not yet"))
+    'GAME_NOT_OVER'
+    """
+    if isinstance(error, IllegalActionError):
+        return error.reason.value
+    if isinstance(error, RecordError):
+        return error.code.value
+    name = type(error).__name__.removesuffix("Error")
+    if type(error) is HighSocietyError or not name:
+        return "ERROR"
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).upper()
+
+
+def error_to_json(error: HighSocietyError, names: Sequence[str] | None = None) -> JSONObject:
+    """A library error as a JSON object: ``error`` (its class's name), ``code``
+    (:func:`error_code`) and ``message``; a :class:`~high_society.RecordError` adds
+    ``path`` and ``index``, an :class:`~high_society.IllegalActionError` adds ``seats``
+    and, with ``names`` (the players' names in seat order), says them in its message.
+
+    >>> from high_society import Pass, apply, new_game
+    >>> try:
+    ...     apply(new_game(3), Pass(0))
+    ... except IllegalActionError as error:
+    ...     print(error_to_json(error, ["Ada", "Ben", "Cy"]))
+    {'error': 'IllegalActionError', 'code': 'REVEAL_DUE', 'message': 'Ada cannot pass: a status card must be revealed first', 'seats': [0]}
+
+    Raises:
+        RecordError: ``WRONG_TYPE``: ``error`` is not a library error.
+    """  # noqa: E501 (a doctest's output is one line)
+    if not isinstance(error, HighSocietyError):
+        raise RecordError(_C.WRONG_TYPE, f"{short_repr(error)} is not a HighSocietyError")
+    data: JSONObject = {"error": type(error).__name__, "code": error_code(error)}
+    if isinstance(error, IllegalActionError):
+        data["message"] = error.message if names is None else error.message_with_names(names)
+        data["seats"] = list(error.seats)
+    elif isinstance(error, RecordError):
+        data["message"] = error.message
+        data["path"] = error.path
+        data["index"] = error.index
+    else:
+        data["message"] = str(error)
+    return data

@@ -31,8 +31,13 @@ an illegal action, the engine's :class:`~high_society.Reason`).
 
 # The implementation lives in internal modules, one job each: _records (the record, its
 # text, replay, validation, the writer), _files (reading and safe writing), _schemas.
+import os
+import warnings
+from typing import cast
+
+import high_society._files as files_impl
 import high_society._records as records_impl
-from high_society._files import read_record, validate_file, write_record
+from high_society._files import read_record, validate_file
 from high_society._records import (
     GameRecord,
     RecordWriter,
@@ -45,6 +50,7 @@ from high_society._records import (
     validate_record,
 )
 from high_society._schemas import action_schema, record_schema
+from high_society.errors import RecordCode, RecordError
 
 # The constants are named again here, so that the docs show what each one means.
 
@@ -77,3 +83,33 @@ __all__ = [
     "validate_record",
     "write_record",
 ]
+
+
+def write_record(path: "str | os.PathLike[str]", record: GameRecord) -> None:
+    """Write ``record`` to the file at ``path``, all or nothing: a temporary file in the same
+    directory, flushed to disk, is renamed over ``path`` once complete, so a failure leaves
+    no partial file. Only a regular file is replaced, or a new one made: a FIFO, a device, a
+    directory or a symbolic link at ``path`` is refused, since renaming over it would
+    replace it with a file. The path comes first, as in :func:`read_record` and
+    :func:`validate_file`; the old order, ``write_record(record, path)``, still works and
+    warns (:class:`DeprecationWarning`).
+
+    Raises:
+        RecordError: ``WRONG_TYPE`` (``record`` is not a :class:`GameRecord`), or
+            ``UNWRITABLE``: ``path`` is not a regular file or a new name (a directory, a
+            FIFO, a device, a symbolic link), or the system refused; the message names
+            ``path``. Nothing was changed.
+    """
+    target: object = path
+    given: object = record
+    if isinstance(target, GameRecord) and not isinstance(given, GameRecord):
+        warnings.warn(
+            "write_record(record, path) is deprecated: write_record(path, record), as "
+            "read_record(path) and validate_file(path)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        target, given = given, target
+    if not isinstance(given, GameRecord):
+        raise RecordError(RecordCode.WRONG_TYPE, "write_record(path, record) needs a GameRecord")
+    files_impl.write_record(given, cast("str | os.PathLike[str]", target))

@@ -29,6 +29,8 @@ import high_society._json as json_impl
 from high_society._convert import (
     action_from_json,
     action_to_json,
+    error_code,
+    error_to_json,
     result_to_json,
     score_to_json,
     state_from_json,
@@ -67,6 +69,8 @@ __all__ = [
     "JSONObject",
     "action_from_json",
     "action_to_json",
+    "error_code",
+    "error_to_json",
     "parse_json",
     "result_to_json",
     "score_to_json",

@@ -83,6 +83,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if path is not None:
         # All or nothing, and only a regular file is replaced: a FIFO, a device or a link
         # is refused with a RecordError, which the command line reports (exit code 1).
-        write_record(GameRecord(names, actions, meta), path)
+        write_record(path, GameRecord(names, actions, meta))
         print(f"Recorded the game in {path}", file=stream)
     return 0

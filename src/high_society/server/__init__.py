@@ -1,0 +1,26 @@
+"""The table server: tables of 3 to 5 seats, people and bots, over HTTP, with a web page.
+
+Needs the ``server`` extra (``pip install 'high-society[server]'``: FastAPI, uvicorn and
+SQLAlchemy). ``high-society serve`` runs it with uvicorn on ``127.0.0.1``, its tables in a
+SQLite database in a data directory; ``--database URL`` names another database. The docs
+page "Serve a table" describes the API, the payload and the errors; the OpenAPI schema is
+served at ``/openapi.json``.
+
+:func:`create_app` makes the ASGI application, for uvicorn or any ASGI server, or for an
+ASGI test client:
+
+>>> import tempfile
+>>> from fastapi.testclient import TestClient
+>>> with tempfile.TemporaryDirectory() as folder:
+...     app = create_app(f"sqlite:///{folder}/tables.sqlite3")
+...     with TestClient(app) as client:
+...         made = client.post("/api/tables", json={"seats": [
+...             {"kind": "person", "name": "Ada"},
+...             {"kind": "bot", "bot": "heuristic"}, {"kind": "bot", "bot": "random"}]})
+...         print(made.status_code, made.json()["status"], made.json()["seats"][0]["seat"])
+201 playing 0
+"""
+
+from high_society.server._app import BOTS, MAX_BODY_BYTES, create_app, make_bot
+
+__all__ = ["BOTS", "MAX_BODY_BYTES", "create_app", "make_bot"]

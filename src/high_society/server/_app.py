@@ -1,0 +1,613 @@
+"""The ASGI application: the HTTP API, the pushed updates and the web page.
+
+The public entry is :mod:`high_society.server`, where the API is described.
+"""
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from importlib import resources
+from typing import Any, NoReturn
+
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import OperationalError
+from starlette.concurrency import run_in_threadpool
+
+from high_society.bots import AnyBot, Bot, SeatOnly
+from high_society.cards import MAX_PLAYERS, MIN_PLAYERS
+from high_society.errors import HighSocietyError, InvalidConfigError, RecordError
+from high_society.record import action_schema
+from high_society.serial import JSONObject, error_to_json, parse_json
+from high_society.server._store import (
+    Conflict,
+    NotFound,
+    Store,
+    Unauthorized,
+    automatic_action,
+)
+from high_society.table import (
+    MAX_MOVE_BYTES,
+    Accepted,
+    RefusalKind,
+    check_name,
+    payload_schema,
+    refusal_schema,
+)
+from high_society.tournament import parse_entrant
+
+__all__ = ["BOTS", "MAX_BODY_BYTES", "create_app", "make_bot"]
+
+log = logging.getLogger("high_society.server")
+
+#: The bots a seat can have, by label.
+BOTS = ("random", "heuristic", "search")
+#: The largest request body read, in bytes.
+MAX_BODY_BYTES = 4096
+
+#: The HTTP status of each kind of refusal.
+STATUS = {
+    RefusalKind.MALFORMED: 400,
+    RefusalKind.NOT_ALLOWED: 403,
+    RefusalKind.NOT_YOUR_SEAT: 403,
+    RefusalKind.WRONG_NUMBER: 409,
+    RefusalKind.ILLEGAL: 422,
+}
+
+
+def make_bot(label: str, seed: int) -> AnyBot:
+    """The bot for one decision of a seat whose label is ``label`` (one of :data:`BOTS`),
+    told only what its seat knows (:class:`~high_society.bots.SeatOnly`).
+
+    Raises:
+        InvalidConfigError: ``label`` is not one of :data:`BOTS`.
+    """
+    if label not in BOTS:
+        raise InvalidConfigError(f"unknown bot {label!r}: one of {', '.join(BOTS)}")
+    bot = parse_entrant(label).factory(seed)
+    return SeatOnly(bot) if isinstance(bot, Bot) else bot
+
+
+class _Failure(Exception):
+    """An error answer: HTTP status and the JSON body's fields."""
+
+    def __init__(self, status: int, kind: str, code: str, message: str, path: str = "$") -> None:
+        super().__init__(message)
+        self.status = status
+        self.body: JSONObject = {"kind": kind, "code": code, "message": message, "path": path}
+
+
+def _malformed(error: RecordError) -> NoReturn:
+    raise _Failure(400, "malformed", error.code.value, error.message, error.path)
+
+
+class _Notifier:
+    """Wakes the streams of a table when this process commits one of its actions; the
+    streams also poll the database, which is how they learn of other processes' commits."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiting: dict[str, set[asyncio.Event]] = {}
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = loop
+
+    def subscribe(self, table_id: str) -> asyncio.Event:
+        event = asyncio.Event()
+        self._waiting.setdefault(table_id, set()).add(event)
+        return event
+
+    def unsubscribe(self, table_id: str, event: asyncio.Event) -> None:
+        events = self._waiting.get(table_id)
+        if events is not None:
+            events.discard(event)
+            if not events:
+                del self._waiting[table_id]
+
+    def notify(self, table_id: str) -> None:
+        """Wake ``table_id``'s streams (from any thread)."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._wake, table_id)
+
+    def _wake(self, table_id: str) -> None:
+        for event in self._waiting.get(table_id, ()):
+            event.set()
+
+
+async def _body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
+    """The request's body, refused past ``limit`` bytes before more is read."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise _Failure(413, "too_large", "TOO_LARGE", f"a request body holds at most {limit} bytes")
+    data = bytearray()
+    async for chunk in request.stream():
+        data += chunk
+        if len(data) > limit:
+            raise _Failure(
+                413, "too_large", "TOO_LARGE", f"a request body holds at most {limit} bytes"
+            )
+    return bytes(data)
+
+
+def _json_object(data: bytes) -> dict[str, Any]:
+    try:
+        value = parse_json(data, limit=MAX_BODY_BYTES)
+    except RecordError as error:
+        _malformed(error)
+    if type(value) is not dict:
+        raise _Failure(400, "malformed", "WRONG_TYPE", "the body must be a JSON object")
+    return value
+
+
+def _keys(
+    obj: dict[str, Any], path: str, required: Sequence[str], optional: Sequence[str] = ()
+) -> None:
+    for key in obj:
+        if key not in required and key not in optional:
+            raise _Failure(
+                400, "malformed", "UNKNOWN_KEY", f"unknown key {key[:40]!r}", f"{path}.{key[:40]}"
+            )
+    for key in required:
+        if key not in obj:
+            raise _Failure(
+                400, "malformed", "MISSING_KEY", f'the key "{key}" is missing', f"{path}.{key}"
+            )
+
+
+def _name(value: object, path: str) -> str:
+    try:
+        return check_name(value, path)
+    except RecordError as error:
+        _malformed(error)
+
+
+def _seat_specs(body: dict[str, Any]) -> list[tuple[str, str | None, str | None]]:
+    _keys(body, "$", ("seats",))
+    items = body["seats"]
+    if type(items) is not list or not MIN_PLAYERS <= len(items) <= MAX_PLAYERS:
+        raise _Failure(
+            400,
+            "malformed",
+            "BAD_PLAYERS",
+            f"seats must be a list of {MIN_PLAYERS} to {MAX_PLAYERS} seats",
+            "$.seats",
+        )
+    specs: list[tuple[str, str | None, str | None]] = []
+    for i, item in enumerate(items):
+        path = f"$.seats[{i}]"
+        if type(item) is not dict:
+            raise _Failure(400, "malformed", "WRONG_TYPE", "a seat must be an object", path)
+        kind = item.get("kind")
+        if kind == "person":
+            _keys(item, path, ("kind", "name"))
+            specs.append(("person", _name(item["name"], f"{path}.name"), None))
+        elif kind == "bot":
+            _keys(item, path, ("kind", "bot"))
+            label = item["bot"]
+            if label not in BOTS:
+                raise _Failure(
+                    400,
+                    "malformed",
+                    "UNKNOWN_BOT",
+                    f"a bot is one of {', '.join(BOTS)}",
+                    f"{path}.bot",
+                )
+            specs.append(("bot", None, label))
+        elif kind == "open":
+            _keys(item, path, ("kind",))
+            specs.append(("open", None, None))
+        else:
+            raise _Failure(
+                400,
+                "malformed",
+                "WRONG_TYPE",
+                'a seat\'s kind is "person", "bot" or "open"',
+                f"{path}.kind",
+            )
+    names = [name for _, name, _ in specs if name is not None]
+    if len(set(names)) != len(names):
+        raise _Failure(400, "malformed", "BAD_PLAYERS", "two seats have the same name", "$.seats")
+    if not any(kind == "person" for kind, _, _ in specs) and not any(
+        kind == "open" for kind, _, _ in specs
+    ):
+        raise _Failure(
+            400, "malformed", "BAD_PLAYERS", "a table needs a person (or an open seat)", "$.seats"
+        )
+    # Bots are named after their kind and seat, never like a person.
+    named: list[tuple[str, str | None, str | None]] = []
+    for seat, (kind, name, label) in enumerate(specs):
+        if kind == "bot":
+            assert label is not None
+            name = f"{label.capitalize()} bot {seat + 1}"
+            while name in names:
+                name += "'"
+            names.append(name)
+        named.append((kind, name, label))
+    return named
+
+
+def _token(request: Request) -> str:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise _Failure(
+            401, "unauthorized", "NO_TOKEN", "send the seat's token: Authorization: Bearer TOKEN"
+        )
+    return token.strip()
+
+
+def _since(request: Request, number: int) -> int:
+    text = request.query_params.get("since") or request.headers.get("last-event-id") or "0"
+    if not text.isdigit() or len(text) > 9:
+        raise _Failure(400, "malformed", "WRONG_TYPE", "since must be a whole number", "$.since")
+    return min(int(text), number)
+
+
+def _failure(error: Exception) -> _Failure:
+    if isinstance(error, _Failure):
+        return error
+    if isinstance(error, NotFound):
+        return _Failure(404, "not_found", "NO_SUCH_TABLE", "there is no such table")
+    if isinstance(error, Unauthorized):
+        return _Failure(401, "unauthorized", "BAD_TOKEN", "the token is not a seat's at this table")
+    if isinstance(error, Conflict):
+        return _Failure(409, "conflict", error.code, error.message)
+    if isinstance(error, HighSocietyError):
+        data = error_to_json(error)
+        return _Failure(
+            400, "malformed", str(data["code"]), str(data["message"]), str(data.get("path", "$"))
+        )
+    if isinstance(error, OperationalError):
+        return _Failure(503, "unavailable", "BUSY", "the database is busy: try again")
+    raise error
+
+
+def _answer(failure: _Failure) -> JSONResponse:
+    headers = {}
+    if failure.status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
+    if failure.status == 503:
+        headers["Retry-After"] = "1"
+    return JSONResponse(failure.body, failure.status, headers=headers)
+
+
+def _schema_ref(schema: JSONObject, description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+_REFUSAL = refusal_schema()
+_ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    400: _schema_ref(_REFUSAL, "Malformed: not JSON, not of the right form (kind malformed)"),
+    401: _schema_ref(_REFUSAL, "No token, or not a seat's token at this table"),
+    404: _schema_ref(_REFUSAL, "No such table"),
+    409: _schema_ref(_REFUSAL, "The table is not there yet: waiting for players, a wrong number"),
+    413: _schema_ref(_REFUSAL, "The body is larger than 4096 bytes"),
+    503: _schema_ref(_REFUSAL, "The database is busy (Retry-After)"),
+}
+
+
+def create_app(
+    database: str,
+    *,
+    poll_seconds: float = 1.0,
+    sweep_seconds: float = 5.0,
+    bot_delay: float = 0.0,
+) -> FastAPI:
+    """The table server as an ASGI application, over the database at ``database`` (a
+    SQLAlchemy URL: ``sqlite:///path/tables.sqlite3``).
+
+    ``poll_seconds``: how often a stream looks at the database for actions committed by
+    another process (this process's own commits wake it at once). ``sweep_seconds``: how
+    often the server looks for tables where a bot or the dealer must act and plays them
+    (after a restart, or when another process stopped). ``bot_delay``: seconds between two
+    automatic actions of a table, so that people can follow the bots.
+    """
+    notifier = _Notifier()
+    running: set[str] = set()
+    tasks: set[asyncio.Task[None]] = set()
+    state: dict[str, Any] = {}
+
+    def store() -> Store:
+        found: Store = state["store"]
+        return found
+
+    def advance_sync(table_id: str) -> None:
+        """Play the table's automatic actions until a person must act (in a thread)."""
+        while not state.get("stopping"):
+            table, bot_seed = store().load(table_id)
+            action = automatic_action(table, bot_seed, make_bot)
+            if action is None:
+                return
+            if store().commit_automatic(table_id, table.number, action):
+                notifier.notify(table_id)
+                if bot_delay:
+                    time.sleep(bot_delay)
+
+    async def advance(table_id: str) -> None:
+        if table_id in running:
+            return
+        running.add(table_id)
+        try:
+            await run_in_threadpool(advance_sync, table_id)
+        except (NotFound, Conflict):
+            pass
+        except Exception:
+            log.exception("advancing table %s failed", table_id)
+        finally:
+            running.discard(table_id)
+
+    def spawn(table_id: str) -> None:
+        task = asyncio.get_running_loop().create_task(advance(table_id))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    async def sweep() -> None:
+        while True:
+            try:
+                for table_id in await run_in_threadpool(store().due):
+                    spawn(table_id)
+            except Exception:
+                log.exception("the sweep failed")
+            await asyncio.sleep(sweep_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        state["store"] = await run_in_threadpool(Store, database)
+        notifier.bind(asyncio.get_running_loop())
+        sweeper = asyncio.get_running_loop().create_task(sweep())
+        try:
+            yield
+        finally:
+            state["stopping"] = True
+            sweeper.cancel()
+            for task in list(tasks):
+                task.cancel()
+            store().close()
+
+    app = FastAPI(
+        title="High Society table server",
+        summary="Tables of Reiner Knizia's High Society for people and bots.",
+        version="1",
+        lifespan=lifespan,
+    )
+
+    @app.exception_handler(_Failure)
+    async def on_failure(_: Request, error: _Failure) -> JSONResponse:
+        return _answer(error)
+
+    async def call(function: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return await run_in_threadpool(function, *args)
+        except Exception as error:  # mapped to an answer, or raised again
+            raise _failure(error) from None
+
+    static = resources.files("high_society").joinpath("server", "static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(str(static.joinpath("index.html")), media_type="text/html")
+
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.get("/api/health", summary="Is the server up?")
+    async def health() -> dict[str, bool]:
+        return {"ok": True}
+
+    @app.post(
+        "/api/tables",
+        status_code=201,
+        summary="Make a table",
+        description=(
+            'Seats: 3 to 5 objects, each {"kind": "person", "name": NAME}, {"kind": '
+            '"bot", "bot": "random" | "heuristic" | "search"} or {"kind": "open"} '
+            "(a person joins later). The answer gives each named person's seat and secret "
+            "token; the game starts when no seat is open."
+        ),
+        responses=_ERROR_RESPONSES,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["seats"],
+                            "properties": {
+                                "seats": {"type": "array", "minItems": 3, "maxItems": 5}
+                            },
+                        }
+                    }
+                },
+            }
+        },
+    )
+    async def create_table(request: Request) -> JSONResponse:
+        specs = _seat_specs(_json_object(await _body(request)))
+        table_id, tokens = await call(store().create, specs)
+        spawn(table_id)
+        lobby = await call(store().lobby, table_id)
+        return JSONResponse(
+            {
+                "table": table_id,
+                "status": lobby.status,
+                "seats": [{"seat": seat, "token": token} for seat, token in tokens],
+            },
+            201,
+        )
+
+    @app.get(
+        "/api/tables/{table_id}",
+        summary="A table's seats and status (public)",
+        responses=_ERROR_RESPONSES,
+    )
+    async def get_table(table_id: str) -> JSONResponse:
+        lobby = await call(store().lobby, table_id)
+        return JSONResponse(
+            {
+                "table": lobby.table_id,
+                "status": lobby.status,
+                "number": lobby.version,
+                "seats": [
+                    {"seat": i, "kind": kind, "name": name, "bot": bot}
+                    for i, (kind, name, bot) in enumerate(lobby.seats)
+                ],
+            }
+        )
+
+    @app.post(
+        "/api/tables/{table_id}/join",
+        summary="Take an open seat",
+        description='Body: {"name": NAME}. The answer gives the seat and its secret token.',
+        responses=_ERROR_RESPONSES,
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["name"],
+                            "properties": {
+                                "name": {"type": "string", "minLength": 1, "maxLength": 64}
+                            },
+                        }
+                    }
+                },
+            }
+        },
+    )
+    async def join(table_id: str, request: Request) -> JSONResponse:
+        body = _json_object(await _body(request))
+        _keys(body, "$", ("name",))
+        name = _name(body["name"], "$.name")
+        seat, token = await call(store().join, table_id, name)
+        spawn(table_id)
+        return JSONResponse({"table": table_id, "seat": seat, "token": token})
+
+    @app.get(
+        "/api/tables/{table_id}/payload",
+        summary="What your seat sees now",
+        description="The seat payload (Authorization: Bearer TOKEN); since=N: history from N.",
+        responses={200: _schema_ref(payload_schema(), "The seat payload"), **_ERROR_RESPONSES},
+    )
+    async def payload(table_id: str, request: Request) -> JSONResponse:
+        seat = await call(store().seat_of, table_id, _token(request))
+        table, _ = await call(store().load, table_id)
+        since = _since(request, table.number)
+        return JSONResponse(await call(table.payload, seat, since))
+
+    @app.post(
+        "/api/tables/{table_id}/actions",
+        summary="Play an action",
+        description=(
+            'Body: a move, {"action": ACTION, "number": N}, N being the payload\'s number '
+            "(the table's next action): a retry with the same N is not played twice. The "
+            "action is committed before the answer."
+        ),
+        responses={
+            200: {"description": "Accepted (duplicate: true for a retry already played)"},
+            403: _schema_ref(_REFUSAL, "Not your seat's action, or a reveal"),
+            422: _schema_ref(_REFUSAL, "Illegal now (the engine's reason code)"),
+            **_ERROR_RESPONSES,
+        },
+        openapi_extra={
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/json": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["action"],
+                            "additionalProperties": False,
+                            "properties": {
+                                "action": action_schema(),
+                                "number": {"type": "integer", "minimum": 0},
+                            },
+                        }
+                    }
+                },
+            }
+        },
+    )
+    async def act(table_id: str, request: Request) -> JSONResponse:
+        seat = await call(store().seat_of, table_id, _token(request))
+        data = await _body(request, MAX_MOVE_BYTES)
+        outcome = await call(store().submit, table_id, seat, data)
+        if isinstance(outcome, Accepted):
+            if not outcome.duplicate:
+                notifier.notify(table_id)
+                spawn(table_id)
+            return JSONResponse(outcome.to_json())
+        return JSONResponse(outcome.to_json(), STATUS[outcome.kind])
+
+    @app.get(
+        "/api/tables/{table_id}/events",
+        summary="Pushed updates (Server-Sent Events)",
+        description=(
+            'text/event-stream: an event "payload" (the seat payload, its id the table\'s '
+            "number) now and after every action; since=N or Last-Event-ID: the history from "
+            "action N. Authorization: Bearer TOKEN. The stream ends after the game's end."
+        ),
+        responses=_ERROR_RESPONSES,
+    )
+    async def events(table_id: str, request: Request) -> StreamingResponse:
+        seat = await call(store().seat_of, table_id, _token(request))
+        status, number = await call(store().version, table_id)
+        if status == "waiting":
+            raise _Failure(409, "conflict", "TABLE_WAITING", "the table waits for players to join")
+        since = _since(request, number)
+
+        async def stream() -> AsyncIterator[bytes]:
+            wake = notifier.subscribe(table_id)
+            last = -1
+            quiet = 0
+            try:
+                while True:
+                    wake.clear()
+                    _, number = await run_in_threadpool(store().version, table_id)
+                    if number != last:
+                        table, _ = await run_in_threadpool(store().load, table_id)
+                        start = since if last < 0 else min(last, table.number)
+                        data = await run_in_threadpool(table.payload, seat, start)
+                        text = json.dumps(data, separators=(",", ":"))
+                        yield f"id: {table.number}\nevent: payload\ndata: {text}\n\n".encode()
+                        last = table.number
+                        quiet = 0
+                        if table.is_over:
+                            return
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(wake.wait(), poll_seconds)
+                    quiet += 1
+                    if quiet * poll_seconds >= 15:  # a comment keeps proxies from closing
+                        yield b": keep-alive\n\n"
+                        quiet = 0
+            finally:
+                notifier.unsubscribe(table_id, wake)
+
+        return StreamingResponse(
+            stream(),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    @app.get(
+        "/api/tables/{table_id}/record",
+        summary="The game so far as a recorded game (format v1)",
+        responses={
+            200: _schema_ref({"$ref": "urn:high-society:record:v1"}, "A v1 record"),
+            **_ERROR_RESPONSES,
+        },
+    )
+    async def record(table_id: str) -> Response:
+        text = await call(store().record_text, table_id)
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="high-society-{table_id}.json"'},
+        )
+
+    return app

@@ -1,0 +1,547 @@
+"""The server's data layer: one schema and one set of transactions, in SQLAlchemy Core.
+
+The database is the truth. Each table's actions are rows of ``hs_actions``, numbered from 0;
+``hs_tables.version`` is how many there are. Every action is committed before anyone is
+told of it, in a transaction that:
+
+1. locks the table's row: ``SELECT ... FOR UPDATE`` (a row lock on PostgreSQL; SQLite has
+   no row locks, and every writing transaction here starts with ``BEGIN IMMEDIATE``, which
+   takes the database's write lock at once, so writers queue instead of failing);
+2. reads the actions committed since the copy this process keeps in memory, and plays
+   them on that copy (the cache only saves replaying a prefix; it never decides);
+3. checks and plays the new action, inserts its row under the primary key
+   ``(table_id, number)`` and moves the version on with ``UPDATE ... WHERE version = n``
+   (a version check that holds even without the lock: a second writer of number ``n``
+   fails, and nothing is applied twice).
+
+The bots' and the dealer's actions are computed outside any transaction, from a read at
+version ``n``, and committed only if the version is still ``n`` (whoever computes them,
+they are the same: the deck's order is stored, and a bot's seed is derived from the
+table's bot seed and the action's number).
+"""
+
+import hashlib
+import hmac
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import attrs
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+from high_society.actions import Action
+from high_society.bots import AnyBot
+from high_society.record import dumps_record
+from high_society.rules import CHANCE, to_act
+from high_society.serial import action_from_json, action_to_json
+from high_society.table import Accepted, Refusal, Seat, Table
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "TOKEN_BYTES",
+    "Conflict",
+    "Lobby",
+    "NotFound",
+    "Store",
+    "Unauthorized",
+    "automatic_action",
+    "hash_token",
+]
+
+#: The schema's version, kept in ``hs_schema``; a database of another version is refused.
+SCHEMA_VERSION = 1
+#: Bytes of randomness in a seat's token (43 characters of URL-safe base64).
+TOKEN_BYTES = 32
+#: The longest token read (longer ones are refused before hashing).
+MAX_TOKEN_LENGTH = 64
+
+metadata = sa.MetaData()
+
+schema_table = sa.Table(
+    "hs_schema",
+    metadata,
+    sa.Column("version", sa.Integer, nullable=False),
+)
+
+tables = sa.Table(
+    "hs_tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    # waiting (open seats), playing, over
+    sa.Column("status", sa.String(8), nullable=False),
+    # How many actions are committed: the number of the next one.
+    sa.Column("version", sa.Integer, nullable=False),
+    # Who acts next: person, bot, chance or none (lets a sweep find the tables to advance).
+    sa.Column("next", sa.String(8), nullable=False),
+    # The table's snapshot without its actions (seats and the secret deck order), once
+    # every seat is taken; null while seats are open.
+    sa.Column("setup", sa.Text, nullable=True),
+    sa.Column("bot_seed", sa.BigInteger, nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+seats = sa.Table(
+    "hs_seats",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("hs_tables.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # person, bot or open
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("bot", sa.String(16), nullable=True),
+    # sha256 of the token, hex: a copy of the database does not give the tokens away.
+    sa.Column("token_hash", sa.String(64), nullable=True),
+)
+
+actions = sa.Table(
+    "hs_actions",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("hs_tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("action", sa.Text, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=True),  # None for a reveal
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+sa.Index("hs_tables_next", tables.c.status, tables.c.next)
+
+
+class NotFound(Exception):
+    """No table has that id."""
+
+
+class Unauthorized(Exception):
+    """The token is missing, malformed, or is no seat's token at that table."""
+
+
+class Conflict(Exception):
+    """The table cannot do that now (it waits for players, it has no open seat ...)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@attrs.frozen
+class Lobby:
+    """A table's public description: its seats and where the game is."""
+
+    table_id: str
+    status: str
+    version: int
+    seats: tuple[tuple[str, str | None, str | None], ...]  # (kind, name, bot) per seat
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def _good_token(token: object) -> bool:
+    return (
+        isinstance(token, str)
+        and 0 < len(token) <= MAX_TOKEN_LENGTH
+        and token.isascii()
+        and all(c.isalnum() or c in "-_" for c in token)
+    )
+
+
+def _next(table: Table) -> str:
+    actor = to_act(table.state)
+    if actor is None:
+        return "none"
+    if actor is CHANCE:
+        return "chance"
+    assert isinstance(actor, int)
+    return "bot" if table.seats[actor].is_bot else "person"
+
+
+def _status(table: Table) -> str:
+    return "over" if table.is_over else "playing"
+
+
+def _setup(table: Table) -> str:
+    snapshot = table.snapshot()
+    snapshot["actions"] = []
+    return json.dumps(snapshot, separators=(",", ":"))
+
+
+class Store:
+    """The tables in a database (SQLite or PostgreSQL), through SQLAlchemy Core.
+
+    ``url`` is a SQLAlchemy URL: ``sqlite:///path/tables.sqlite3``, or
+    ``postgresql+psycopg://user@host/db``. The schema is made when missing.
+    """
+
+    def __init__(self, url: str, *, busy_seconds: float = 30.0) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            self.engine: Engine = sa.create_engine(
+                url, connect_args={"timeout": busy_seconds, "check_same_thread": False}
+            )
+            _sqlite_transactions(self.engine, busy_seconds)
+        else:
+            self.engine = sa.create_engine(url, pool_pre_ping=True)
+        self._cache: dict[str, Table] = {}
+        self._cache_lock = threading.Lock()
+        self._make_schema()
+
+    def close(self) -> None:
+        """Close every connection."""
+        self.engine.dispose()
+
+    def _make_schema(self) -> None:
+        with self._write() as conn:
+            metadata.create_all(conn)
+            found = conn.execute(sa.select(schema_table.c.version)).scalars().all()
+            if not found:
+                conn.execute(schema_table.insert().values(version=SCHEMA_VERSION))
+            elif found != [SCHEMA_VERSION]:
+                raise RuntimeError(
+                    f"the database's schema is version {found}, this server's {SCHEMA_VERSION}"
+                )
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A writing transaction (on SQLite, ``BEGIN IMMEDIATE``)."""
+        with self.engine.connect() as conn:
+            conn.execution_options(hs_write=True)
+            with conn.begin():
+                yield conn
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn, conn.begin():
+            yield conn
+
+    # --- Making and joining tables ----------------------------------------------------------
+
+    def create(
+        self, specs: Sequence[tuple[str, str | None, str | None]]
+    ) -> tuple[str, list[tuple[int, str]]]:
+        """Make a table from ``(kind, name, bot)`` per seat (``person`` with a name, ``bot``
+        with a bot label and a name, ``open``); return its id and each named person's
+        ``(seat, token)``. Names and labels are checked by the caller."""
+        table_id = secrets.token_urlsafe(12)
+        now = time.time()
+        tokens: list[tuple[int, str]] = []
+        rows = []
+        for seat, (kind, name, bot) in enumerate(specs):
+            token_hash = None
+            if kind == "person":
+                token = secrets.token_urlsafe(TOKEN_BYTES)
+                tokens.append((seat, token))
+                token_hash = hash_token(token)
+            rows.append(
+                {
+                    "table_id": table_id,
+                    "seat": seat,
+                    "kind": kind,
+                    "name": name,
+                    "bot": bot,
+                    "token_hash": token_hash,
+                }
+            )
+        with self._write() as conn:
+            conn.execute(
+                tables.insert().values(
+                    id=table_id,
+                    status="waiting",
+                    version=0,
+                    next="none",
+                    setup=None,
+                    bot_seed=secrets.randbits(62),
+                    created=now,
+                    updated=now,
+                )
+            )
+            conn.execute(seats.insert(), rows)
+            self._start_if_full(conn, table_id)
+        return table_id, tokens
+
+    def join(self, table_id: str, name: str) -> tuple[int, str]:
+        """Take the first open seat of a waiting table; return ``(seat, token)``.
+
+        Raises:
+            NotFound, Conflict: no such table; no open seat, or the name is taken.
+        """
+        with self._write() as conn:
+            row = self._lock(conn, table_id)
+            if row.status != "waiting":
+                raise Conflict("NO_OPEN_SEAT", "the table has no open seat")
+            taken = conn.execute(
+                sa.select(seats.c.seat, seats.c.kind, seats.c.name)
+                .where(seats.c.table_id == table_id)
+                .order_by(seats.c.seat)
+            ).all()
+            if any(r.name == name for r in taken):
+                raise Conflict("NAME_TAKEN", "another seat at this table has that name")
+            seat = next(r.seat for r in taken if r.kind == "open")
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            conn.execute(
+                seats.update()
+                .where(seats.c.table_id == table_id, seats.c.seat == seat)
+                .values(kind="person", name=name, token_hash=hash_token(token))
+            )
+            self._start_if_full(conn, table_id)
+        return seat, token
+
+    def _start_if_full(self, conn: Connection, table_id: str) -> None:
+        rows = conn.execute(
+            sa.select(seats.c.kind, seats.c.name, seats.c.bot)
+            .where(seats.c.table_id == table_id)
+            .order_by(seats.c.seat)
+        ).all()
+        if any(r.kind == "open" for r in rows):
+            return
+        table = Table([Seat(r.name, r.bot) for r in rows])  # shuffled by secrets.SystemRandom
+        conn.execute(
+            tables.update()
+            .where(tables.c.id == table_id, tables.c.status == "waiting")
+            .values(status="playing", next=_next(table), setup=_setup(table), updated=time.time())
+        )
+
+    def lobby(self, table_id: str) -> Lobby:
+        """The table's public description.
+
+        Raises:
+            NotFound: no such table.
+        """
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(tables.c.status, tables.c.version).where(tables.c.id == table_id)
+            ).first()
+            if row is None:
+                raise NotFound(table_id)
+            rows = conn.execute(
+                sa.select(seats.c.kind, seats.c.name, seats.c.bot)
+                .where(seats.c.table_id == table_id)
+                .order_by(seats.c.seat)
+            ).all()
+        return Lobby(
+            table_id, row.status, row.version, tuple((r.kind, r.name, r.bot) for r in rows)
+        )
+
+    def seat_of(self, table_id: str, token: object) -> int:
+        """The seat whose token ``token`` is, compared in constant time.
+
+        Raises:
+            NotFound, Unauthorized: no such table; no seat of it has that token.
+        """
+        with self._read() as conn:
+            exists = conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id)).first()
+            if exists is None:
+                raise NotFound(table_id)
+            if not _good_token(token):
+                raise Unauthorized
+            assert isinstance(token, str)
+            given = hash_token(token)
+            found = None
+            for row in conn.execute(
+                sa.select(seats.c.seat, seats.c.token_hash).where(seats.c.table_id == table_id)
+            ):
+                stored = row.token_hash or ""
+                if hmac.compare_digest(given.encode(), stored.encode()) and found is None:
+                    found = row.seat
+        if found is None:
+            raise Unauthorized
+        return int(found)
+
+    # --- Reading a game ---------------------------------------------------------------------
+
+    def _lock(self, conn: Connection, table_id: str) -> Any:
+        row = conn.execute(
+            sa.select(tables.c.status, tables.c.version, tables.c.setup, tables.c.bot_seed)
+            .where(tables.c.id == table_id)
+            .with_for_update()
+        ).first()
+        if row is None:
+            raise NotFound(table_id)
+        return row
+
+    def _table(self, conn: Connection, table_id: str, row: Any) -> Table:
+        """The table at the row's version: the cached copy, with the actions committed
+        since played on it."""
+        if row.status == "waiting":
+            raise Conflict("TABLE_WAITING", "the table waits for players to join")
+        with self._cache_lock:
+            cached = self._cache.get(table_id)
+            table = cached.copy() if cached is not None and cached.number <= row.version else None
+        if table is None:
+            table = Table.restore(row.setup)
+        if table.number < row.version:
+            for item in conn.execute(
+                sa.select(actions.c.action)
+                .where(actions.c.table_id == table_id, actions.c.number >= table.number)
+                .order_by(actions.c.number)
+            ).scalars():
+                table.play(action_from_json(json.loads(item)))
+        assert table.number == row.version, (table.number, row.version)
+        return table
+
+    def _keep(self, table_id: str, table: Table) -> None:
+        with self._cache_lock:
+            cached = self._cache.get(table_id)
+            if cached is None or cached.number < table.number:
+                self._cache[table_id] = table.copy()
+            if len(self._cache) > 2048:  # a bound on memory: drop the oldest entry
+                self._cache.pop(next(iter(self._cache)))
+
+    def load(self, table_id: str) -> tuple[Table, int]:
+        """The table (a private copy) and its bot seed.
+
+        Raises:
+            NotFound, Conflict: no such table; it waits for players.
+        """
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(
+                    tables.c.status, tables.c.version, tables.c.setup, tables.c.bot_seed
+                ).where(tables.c.id == table_id)
+            ).first()
+            if row is None:
+                raise NotFound(table_id)
+            table = self._table(conn, table_id, row)
+        self._keep(table_id, table)
+        return table, int(row.bot_seed)
+
+    def version(self, table_id: str) -> tuple[str, int]:
+        """The table's status and how many actions it has (a cheap read, for streams).
+
+        Raises:
+            NotFound: no such table.
+        """
+        with self._read() as conn:
+            row = conn.execute(
+                sa.select(tables.c.status, tables.c.version).where(tables.c.id == table_id)
+            ).first()
+        if row is None:
+            raise NotFound(table_id)
+        return str(row.status), int(row.version)
+
+    def record_text(self, table_id: str) -> str:
+        """The game so far as a v1 record (JSON text).
+
+        Raises:
+            NotFound, Conflict: no such table; it waits for players.
+        """
+        table, _ = self.load(table_id)
+        return dumps_record(table.record())
+
+    def due(self) -> list[str]:
+        """The tables where a bot or the dealer must act (to advance after a restart)."""
+        with self._read() as conn:
+            return list(
+                conn.execute(
+                    sa.select(tables.c.id).where(
+                        tables.c.status == "playing", tables.c.next.in_(("bot", "chance"))
+                    )
+                ).scalars()
+            )
+
+    # --- Writing a game ---------------------------------------------------------------------
+
+    def _append(
+        self, conn: Connection, table_id: str, table: Table, action: Action, seat: int | None
+    ) -> None:
+        number = table.number - 1
+        conn.execute(
+            actions.insert().values(
+                table_id=table_id,
+                number=number,
+                action=json.dumps(action_to_json(action), separators=(",", ":")),
+                seat=seat,
+                at=time.time(),
+            )
+        )
+        moved = conn.execute(
+            tables.update()
+            .where(tables.c.id == table_id, tables.c.version == number)
+            .values(
+                version=number + 1, status=_status(table), next=_next(table), updated=time.time()
+            )
+        )
+        if moved.rowcount != 1:  # cannot happen under the lock: a guard all the same
+            raise RuntimeError(f"table {table_id}: action {number} was written twice")
+
+    def submit(self, table_id: str, seat: int, move: bytes) -> Accepted | Refusal:
+        """A person's move, committed before this returns when accepted.
+
+        Raises:
+            NotFound, Conflict: no such table; it waits for players.
+        """
+        with self._write() as conn:
+            row = self._lock(conn, table_id)
+            table = self._table(conn, table_id, row)
+            outcome = table.submit(seat, move)
+            if isinstance(outcome, Accepted) and not outcome.duplicate:
+                self._append(conn, table_id, table, outcome.action, seat)
+        self._keep(table_id, table)
+        return outcome
+
+    def commit_automatic(self, table_id: str, number: int, action: Action) -> bool:
+        """Commit a bot's or the dealer's ``action`` as action ``number``, if the table is
+        still at that number; return whether it was committed.
+
+        Raises:
+            NotFound: no such table.
+        """
+        with self._write() as conn:
+            row = self._lock(conn, table_id)
+            if row.version != number or row.status != "playing":
+                return False
+            table = self._table(conn, table_id, row)
+            seat = getattr(action, "seat", None)
+            table.play(action)
+            self._append(conn, table_id, table, action, seat)
+        self._keep(table_id, table)
+        return True
+
+
+def automatic_action(
+    table: Table, bot_seed: int, make_bot: Callable[[str, int], AnyBot]
+) -> Action | None:
+    """The action the table plays itself next (a reveal, or a bot's choice), or ``None``
+    when a person must act or the game is over. Deterministic: the deck's order is stored
+    and each bot decision is seeded from the table's bot seed and the action's number."""
+    actor = to_act(table.state)
+    if actor is None:
+        return None
+    if actor is CHANCE:
+        return table.next_reveal()
+    assert isinstance(actor, int)
+    label = table.seats[actor].bot
+    if label is None:
+        return None
+    seed = int.from_bytes(hashlib.sha256(f"{bot_seed}:{table.number}".encode()).digest()[:8], "big")
+    return table.bot_action(make_bot(label, seed))
+
+
+def _sqlite_transactions(engine: Engine, busy_seconds: float) -> None:
+    """SQLite as a server's store: write-ahead logging (readers do not wait for the
+    writer), a busy timeout, foreign keys, and transactions begun by us: ``BEGIN
+    IMMEDIATE`` for a writing one (it takes the write lock first, so two writers queue
+    instead of one failing when it upgrades), ``BEGIN`` for a reading one."""
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # the driver begins nothing itself
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=FULL")  # a commit survives a power cut too
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn: Connection) -> None:
+        write = conn.get_execution_options().get("hs_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

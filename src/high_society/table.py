@@ -1,0 +1,897 @@
+"""A table for a server: the game, its secret shuffle, its record and its seats, and what
+each seat is sent.
+
+A server keeps one :class:`Table` per game. The table owns:
+
+- the state and the public history (every action so far, reveals included: R14);
+- the secret order of the deck, shuffled when the table is made by a cryptographic
+  generator (``secrets.SystemRandom``), or by ``random.Random`` when a seed is
+  given (for tests). The state itself never holds that order (R4);
+- the seats: each a person's or a bot's name, in seat order.
+
+Three calls carry a server:
+
+- :meth:`Table.payload` is what one seat is sent: its view of the table (R13), who acts,
+  who holds the highest bid, the cards revealed so far, that seat's legal actions, the
+  public history since a given action, and at the end the result with each breakdown. It
+  is built from what the seat knows (:func:`seat_payload` takes only its
+  :class:`~high_society.bots.Seen`), so it never holds another seat's hand, anyone's spent
+  cards, or the deck's order.
+- :meth:`Table.submit` takes a seat and untrusted input (bytes, text or parsed JSON) and
+  returns the :class:`Accepted` action or a :class:`Refusal` saying why not: its
+  :class:`RefusalKind`, a stable code, a message and a JSON path. A refusal changes
+  nothing.
+- :meth:`Table.snapshot` and :meth:`Table.restore` save and load the table as JSON, secret
+  included: what a server stores.
+
+:meth:`Table.advance` plays the reveals and the bots' turns (any bot of the
+:mod:`high_society.bots` protocol, asked through :func:`~high_society.bots.decide`) until a
+person must act or the game is over.
+
+>>> from high_society.bots import HeuristicBot, SeatOnly
+>>> table = Table([Seat("Ada"), Seat("Ben", bot="heuristic"), Seat("Cy", bot="heuristic")], seed=3)
+>>> table.reveal()
+Reveal(card=<StatusCard.LUXURY_5: 'luxury-5'>)
+>>> table.submit(0, b'{"action": {"type": "bid", "player": 0, "cards": [2]}, "number": 1}')
+Accepted(action=Bid(seat=0, cards=frozenset({2})), number=1, duplicate=False)
+>>> refusal = table.submit(0, '{"action": {"type": "pass", "player": 1}}')
+>>> refusal.kind, refusal.code, refusal.message
+(<RefusalKind.NOT_YOUR_SEAT: 'not_your_seat'>, 'NOT_YOUR_SEAT', 'seat 0 cannot act for seat 1')
+>>> table.advance({1: SeatOnly(HeuristicBot(1)), 2: SeatOnly(HeuristicBot(2))})
+[Bid(seat=1, cards=frozenset({1, 2})), Bid(seat=2, cards=frozenset({1, 3}))]
+>>> payload = table.payload(0, since=2)
+>>> payload["to_act"], payload["highest_bidder"], payload["min_bid_total"]
+(0, 2, 5)
+>>> payload["legal"]["bids"][0]
+{'total': 5, 'cards': [3]}
+>>> [entry["text"] for entry in payload["log"]]
+['Ben bids 1 + 2 (3 face up)', 'Cy bids 1 + 3 (4 face up)']
+"""
+
+import enum
+import random
+import secrets
+from collections.abc import Iterator, Mapping, Sequence
+
+import attrs
+
+from high_society._fields import read_int, read_list, read_object, read_status_card
+from high_society._json import JSON, JSONObject, copy_json, kind, parse_json
+from high_society._records import check_players
+from high_society._text import short_repr
+from high_society.actions import Action, Bid, Discard, Pass, Reveal
+from high_society.bots import AnyBot, Seen, decide
+from high_society.cards import MAX_PLAYERS, STANDARD, StatusCard
+from high_society.errors import (
+    HighSocietyError,
+    IllegalActionError,
+    InvalidConfigError,
+    InvalidSeatError,
+    NoRevealDueError,
+    OutOfRangeError,
+    RecordCode,
+    RecordError,
+)
+from high_society.host import Step
+from high_society.observation import view, view_to_json
+from high_society.record import MAX_NAME_LENGTH, GameRecord
+from high_society.rules import CHANCE, LegalActions, apply, min_bid_total, new_game, to_act
+from high_society.scoring import result
+from high_society.serial import (
+    action_from_json,
+    action_to_json,
+    result_to_json,
+    score_to_json,
+)
+from high_society.state import GameState, Phase
+from high_society.text import narrate
+
+__all__ = [
+    "FORMAT",
+    "MAX_MOVE_BYTES",
+    "VERSION",
+    "Accepted",
+    "Refusal",
+    "RefusalKind",
+    "Seat",
+    "Table",
+    "TableCode",
+    "check_name",
+    "payload_schema",
+    "refusal_schema",
+    "seat_payload",
+]
+
+#: The value of a snapshot's ``format`` key.
+FORMAT = "high-society-table"
+#: The snapshot version this library reads and writes.
+VERSION = 1
+#: The largest move :meth:`Table.submit` reads, in bytes of UTF-8 (4 KiB: a bid of every
+#: card takes about 80).
+MAX_MOVE_BYTES = 4096
+#: The longest bot label, in characters.
+MAX_BOT_LENGTH = 64
+
+_C = RecordCode
+
+
+@attrs.frozen
+class Seat:
+    """Who sits at one seat: a person or a bot, by name.
+
+    Attributes:
+        name: the player's name, as a recorded game holds it (1 to 64 characters, no
+            control characters; the names of a table are distinct).
+        bot: for a bot, a label saying which (``"heuristic"``, ``"search"`` ...); ``None``
+            for a person. The table stores the label; the host decides what it means.
+    """
+
+    name: str
+    bot: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """True when a bot plays this seat."""
+        return self.bot is not None
+
+
+class RefusalKind(enum.StrEnum):
+    """Why :meth:`Table.submit` refused a move, in the order the checks are made."""
+
+    #: Not a move: not JSON, not an object of the move's form, not an action (a
+    #: :class:`~high_society.RecordCode` says which).
+    MALFORMED = "malformed"
+    #: A reveal: chance belongs to the table, which owns the shuffle (R4).
+    NOT_ALLOWED = "not_allowed"
+    #: The action is for another seat than the one submitting it.
+    NOT_YOUR_SEAT = "not_your_seat"
+    #: The move's ``number`` is not the number of the table's next action (a stale or a
+    #: future move), and it is not a retry of the action played with that number.
+    WRONG_NUMBER = "wrong_number"
+    #: The action is well formed and the seat's own, but the rules forbid it now (the
+    #: engine's :class:`~high_society.Reason` says why).
+    ILLEGAL = "illegal"
+
+
+class TableCode(enum.StrEnum):
+    """The codes of the refusals that only a table makes (the others carry a
+    :class:`~high_society.RecordCode` or a :class:`~high_society.Reason`)."""
+
+    #: See :attr:`RefusalKind.NOT_ALLOWED`.
+    CLIENT_MAY_NOT_REVEAL = "CLIENT_MAY_NOT_REVEAL"
+    #: See :attr:`RefusalKind.NOT_YOUR_SEAT`.
+    NOT_YOUR_SEAT = "NOT_YOUR_SEAT"
+    #: See :attr:`RefusalKind.WRONG_NUMBER`.
+    WRONG_NUMBER = "WRONG_NUMBER"
+
+
+@attrs.frozen
+class Accepted:
+    """A move :meth:`Table.submit` took.
+
+    Attributes:
+        action: the action.
+        number: its place in the table's history (0 for the first action).
+        duplicate: the same action had already been played with this number (a retry):
+            it was not applied a second time.
+    """
+
+    action: Action
+    number: int
+    duplicate: bool = False
+
+    def to_json(self) -> JSONObject:
+        """``{"action": ..., "number": ..., "duplicate": ...}``."""
+        return {
+            "action": action_to_json(self.action),
+            "number": self.number,
+            "duplicate": self.duplicate,
+        }
+
+
+@attrs.frozen
+class Refusal:
+    """A move :meth:`Table.submit` refused; the table is unchanged.
+
+    Attributes:
+        kind: what kind of refusal.
+        code: a stable code: a :class:`TableCode`, a :class:`~high_society.RecordCode`
+            (malformed) or the engine's :class:`~high_society.Reason` (illegal).
+        message: one sentence for people, the players called by their names.
+        path: where in the move the problem is, as a JSON path (``$.action.cards[1]``).
+        error: the library error behind the refusal, when there is one.
+    """
+
+    kind: RefusalKind
+    code: str
+    message: str
+    path: str = "$"
+    error: HighSocietyError | None = attrs.field(default=None, eq=False, repr=False)
+
+    def to_json(self) -> JSONObject:
+        """``{"kind": ..., "code": ..., "message": ..., "path": ...}``."""
+        return {
+            "kind": self.kind.value,
+            "code": self.code,
+            "message": self.message,
+            "path": self.path,
+        }
+
+
+def _seats(seats: Sequence[Seat | str]) -> tuple[Seat, ...]:
+    if isinstance(seats, str | bytes) or not isinstance(seats, Sequence):
+        raise InvalidConfigError(f"seats must be a sequence of seats, not {short_repr(seats)}")
+    made = tuple(seat if isinstance(seat, Seat) else Seat(seat) for seat in seats)
+    for seat in made:
+        bot = seat.bot
+        if bot is not None and (type(bot) is not str or not 1 <= len(bot) <= MAX_BOT_LENGTH):
+            raise InvalidConfigError(
+                f"a bot label must be a string of 1 to {MAX_BOT_LENGTH} characters, "
+                f"not {short_repr(bot)}"
+            )
+    try:
+        check_players([seat.name for seat in made])  # the names' rules are the record's
+    except RecordError as error:
+        raise InvalidConfigError(f"bad seats: {error.message}") from None
+    return made
+
+
+class Table:
+    """One game at a server: the state, the secret deck order, the history and the seats.
+
+    ``seats`` are 3 to 5 :class:`Seat` s (a plain string is a person's name). The deck is
+    shuffled at once: by ``secrets.SystemRandom`` when ``seed`` is ``None``, else by
+    ``random.Random(seed)`` (the same seed, the same order). The game is the standard one.
+    A table is not safe to share between threads; :meth:`copy` makes an independent one.
+
+    Raises:
+        InvalidConfigError: not 3 to 5 seats, names that a recorded game cannot hold (empty,
+            over 64 characters, control characters, the same name twice), a bot label that
+            is not a string of 1 to 64 characters, or ``meta`` that is not a JSON object.
+    """
+
+    def __init__(
+        self,
+        seats: Sequence[Seat | str],
+        *,
+        seed: int | None = None,
+        meta: Mapping[str, JSON] | None = None,
+    ) -> None:
+        rng = secrets.SystemRandom() if seed is None else random.Random(seed)
+        order = list(STANDARD.deck)
+        rng.shuffle(order)
+        self._start(_seats(seats), tuple(order), _meta(meta))
+
+    def _start(
+        self, seats: tuple[Seat, ...], order: tuple[StatusCard, ...], meta: JSONObject
+    ) -> None:
+        self._seats = seats
+        self._order = order
+        self._meta = meta
+        self._names = tuple(seat.name for seat in seats)
+        self._history: list[Action] = []
+        self._state = new_game(len(seats))
+        self._reveals = 0
+
+    # --- What the table is ------------------------------------------------------------------
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats, in seat order."""
+        return self._seats
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The players' names, in seat order."""
+        return self._names
+
+    @property
+    def state(self) -> GameState:
+        """The state now (it holds every hand: not for a seat's eyes; see :meth:`payload`)."""
+        return self._state
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action so far, reveals included, oldest first."""
+        return tuple(self._history)
+
+    @property
+    def number(self) -> int:
+        """How many actions have been played: the number the next action will have."""
+        return len(self._history)
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (R9)."""
+        return self._state.phase is Phase.OVER
+
+    @property
+    def meta(self) -> JSONObject:
+        """Free-form data stored with the table (a copy); it goes into the record too."""
+        copied = copy_json(self._meta, "$.meta")
+        assert isinstance(copied, dict)
+        return copied
+
+    def record(self) -> GameRecord:
+        """The game so far as a recorded game (format v1; the deck's order is not in it)."""
+        return GameRecord(self._names, self._history, self._meta)
+
+    def copy(self) -> "Table":
+        """An independent table at the same point of the same game."""
+        twin = Table.__new__(Table)
+        twin._start(self._seats, self._order, self._meta)
+        twin._history = list(self._history)
+        twin._state = self._state
+        twin._reveals = self._reveals
+        return twin
+
+    # --- Playing ----------------------------------------------------------------------------
+
+    def next_reveal(self) -> Reveal:
+        """The reveal due now, from the secret order (not played; :meth:`reveal` plays it).
+
+        Raises:
+            NoRevealDueError: no reveal is due.
+        """
+        if self._state.phase is not Phase.REVEAL:
+            raise NoRevealDueError(
+                f"no reveal is due: the game is in its {self._state.phase.value} phase"
+            )
+        return Reveal(self._order[self._reveals])
+
+    def reveal(self) -> Reveal:
+        """Turn the next card of the secret order face up; return that action.
+
+        Raises:
+            NoRevealDueError: no reveal is due.
+        """
+        action = self.next_reveal()
+        self._play(action)
+        return action
+
+    def play(self, action: Action) -> None:
+        """Play an action the host trusts (a bot's, or one read back from storage). A
+        reveal must be the one the secret order has next.
+
+        Raises:
+            IllegalActionError: the action is not legal now.
+            NoRevealDueError: a reveal that is not the next card of the order (or none due).
+        """
+        if isinstance(action, Reveal) and action != self.next_reveal():
+            raise NoRevealDueError(
+                f"{action.card.label} is not the next card of this table's deck "
+                f"(action {self.number})"
+            )
+        self._play(action)
+
+    def _play(self, action: Action) -> None:
+        self._state = apply(self._state, action)
+        self._history.append(action)
+        if isinstance(action, Reveal):
+            self._reveals += 1
+
+    def bot_action(self, bot: AnyBot) -> Action:
+        """What ``bot`` plays for the seat that must act (not played): a
+        :class:`~high_society.bots.SeatBot` is told only that seat's view and the public
+        history (:func:`~high_society.bots.decide`).
+
+        Raises:
+            NoSeatToActError: no seat must act now.
+            InvalidConfigError: ``bot`` has neither ``choose`` nor ``choose_seen``.
+        """
+        return decide(bot, self._state, self._history)
+
+    def advance(self, bots: Mapping[int, AnyBot]) -> list[Action]:
+        """Play the reveals and the bots' turns until a person must act or the game is
+        over; return the actions played. ``bots`` maps each bot seat to its bot; the bots'
+        ``start`` and ``end`` hooks are the caller's to call.
+
+        Raises:
+            InvalidConfigError: a bot seat has no bot in ``bots``.
+            IllegalActionError: a bot chose an illegal action (it is not played).
+        """
+        played: list[Action] = []
+        while True:
+            actor = to_act(self._state)
+            if actor is None:
+                return played
+            if actor is CHANCE:
+                played.append(self.reveal())
+                continue
+            assert isinstance(actor, int)
+            if not self._seats[actor].is_bot:
+                return played
+            bot = bots.get(actor)
+            if bot is None:
+                raise InvalidConfigError(f"seat {actor} is a bot's, but no bot was given for it")
+            action = self.bot_action(bot)
+            self.play(action)
+            played.append(action)
+
+    def submit(self, seat: int, move: object) -> Accepted | Refusal:
+        """Take a move from ``seat`` (untrusted bytes, text or parsed JSON) and play it, or
+        say why not. A move is ``{"action": ACTION}`` or ``{"action": ACTION, "number": N}``,
+        ``ACTION`` in the recorded-game form (``{"type": "bid", "player": 1, "cards": [3,
+        4]}``). With ``number`` (the :attr:`number` the seat last saw), a move is played
+        only as the table's next action, and a retry of the action already played with
+        that number is accepted again without being played twice (``duplicate``).
+
+        The checks, in order: the form (:attr:`RefusalKind.MALFORMED`, at most
+        :data:`MAX_MOVE_BYTES`), a reveal (:attr:`~RefusalKind.NOT_ALLOWED`), another seat's
+        action (:attr:`~RefusalKind.NOT_YOUR_SEAT`), the number
+        (:attr:`~RefusalKind.WRONG_NUMBER`), the rules (:attr:`~RefusalKind.ILLEGAL`). A
+        refusal changes nothing.
+
+        Raises:
+            InvalidSeatError: ``seat`` is not a seat of this table (the caller's mistake,
+                not the client's).
+        """
+        if type(seat) is not int or not 0 <= seat < len(self._seats):
+            raise InvalidSeatError(
+                f"{short_repr(seat)} is not a seat (seats are 0 to {len(self._seats) - 1})"
+            )
+        try:
+            action, number = _read_move(move)
+        except RecordError as error:
+            return Refusal(
+                RefusalKind.MALFORMED, error.code.value, error.message, error.path, error
+            )
+        if isinstance(action, Reveal):
+            message = "a client may not reveal a card: the table deals (R4)"
+            code = TableCode.CLIENT_MAY_NOT_REVEAL.value
+            return Refusal(RefusalKind.NOT_ALLOWED, code, message, "$.action.type")
+        if action.seat != seat:
+            return Refusal(
+                RefusalKind.NOT_YOUR_SEAT,
+                TableCode.NOT_YOUR_SEAT.value,
+                f"seat {seat} cannot act for seat {short_repr(action.seat)}",
+                "$.action.player",
+            )
+        if number is not None and number != self.number:
+            if number < self.number and self._history[number] == action:
+                return Accepted(action, number, duplicate=True)
+            code = TableCode.WRONG_NUMBER.value
+            return Refusal(RefusalKind.WRONG_NUMBER, code, self._wrong(number), "$.number")
+        try:
+            self._play(action)
+        except IllegalActionError as error:
+            message = error.message_with_names(self._names)
+            return Refusal(RefusalKind.ILLEGAL, error.reason.value, message, "$.action", error)
+        return Accepted(action, self.number - 1)
+
+    def _wrong(self, number: int) -> str:
+        if number < self.number:
+            return f"action {number} has been played already, and it was another one"
+        return f"the next action is number {self.number}, not {number}"
+
+    # --- What a seat is sent ----------------------------------------------------------------
+
+    def payload(self, seat: int, since: int = 0) -> JSONObject:
+        """What ``seat`` is sent (see :func:`seat_payload`): built from that seat's view and
+        the public history only. ``since`` (0 to :attr:`number`) is the first action of
+        the history included.
+
+        Raises:
+            InvalidSeatError: ``seat`` is not a seat of this table.
+            OutOfRangeError: ``since`` is not 0 to :attr:`number`.
+        """
+        seen = Seen(view(self._state, seat), tuple(self._history))
+        return seat_payload(seen, self._seats, since)
+
+    # --- Storage ----------------------------------------------------------------------------
+
+    def snapshot(self) -> JSONObject:
+        """The table as JSON, secret included: the seats, the deck's order (every card, in
+        the order dealt), the actions and ``meta``. Never send it to a seat.
+
+        >>> table = Table(["Ada", "Ben", "Cy"], seed=1)
+        >>> _ = table.reveal()
+        >>> Table.restore(table.snapshot()).payload(0) == table.payload(0)
+        True
+        """
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "seats": [{"name": s.name, "bot": s.bot} for s in self._seats],
+            "order": [card.value for card in self._order],
+            "actions": [action_to_json(action) for action in self._history],
+            "meta": self.meta,
+        }
+
+    @classmethod
+    def restore(cls, snapshot: object) -> "Table":
+        """The table a :meth:`snapshot` describes (as parsed JSON, text or bytes), its
+        actions replayed and checked.
+
+        Raises:
+            RecordError: not a snapshot (``BAD_FORMAT``, ``BAD_VERSION``, ``WRONG_TYPE``,
+                ``MISSING_KEY``, ``UNKNOWN_KEY``, ``UNKNOWN_CARD`` ...); ``BAD_PLAYERS`` for
+                the seats; ``BAD_STATE`` when the order is not the standard deck or a
+                reveal is not the next card of it; the engine's reason for an illegal
+                action. Every error names its place (``$.actions[7]``).
+        """
+        value = parse_json(snapshot) if isinstance(snapshot, str | bytes) else snapshot
+        obj = read_object(
+            value, "$", None, ("format", "version", "seats", "order", "actions"), ("meta",)
+        )
+        if obj["format"] != FORMAT:
+            raise RecordError(_C.BAD_FORMAT, f'the format must be "{FORMAT}"', path="$.format")
+        if type(obj["version"]) is not int or obj["version"] != VERSION:
+            raise RecordError(_C.BAD_VERSION, f"the version must be {VERSION}", path="$.version")
+        seats = _read_seats(obj["seats"])
+        order = _read_order(obj["order"])
+        meta = obj.get("meta", {})
+        if type(meta) is not dict:
+            raise RecordError(
+                _C.WRONG_TYPE, f"meta must be an object, not {kind(meta)}", path="$.meta"
+            )
+        copied = copy_json(meta, "$.meta")
+        assert isinstance(copied, dict)
+        table = cls.__new__(cls)
+        table._start(seats, order, copied)
+        actions = read_list(obj["actions"], "$.actions", None, "actions")
+        for index, item in enumerate(actions):
+            where = f"$.actions[{index}]"
+            action = action_from_json(item, path=where, index=index)
+            if table.is_over:
+                raise RecordError(_C.ACTION_AFTER_END, "the game is over", path=where, index=index)
+            try:
+                table.play(action)
+            except IllegalActionError as error:
+                message = error.message_with_names(table.names)
+                raise RecordError(error.reason, message, path=where, index=index) from None
+            except NoRevealDueError as error:
+                raise RecordError(_C.BAD_STATE, str(error), path=where, index=index) from None
+        return table
+
+
+def check_name(name: object, path: str = "$") -> str:
+    """``name`` when a recorded game can hold it as a player's name: a string of 1 to 64
+    characters, not only spaces, without control characters (for a server that takes
+    names from clients).
+
+    >>> check_name("Ada")
+    'Ada'
+
+    Raises:
+        RecordError: ``BAD_PLAYERS`` at ``path``.
+    """
+    others = [filler for filler in ("a", "b", "c") if filler != name][:2]
+    try:
+        return check_players([name, *others])[0]
+    except RecordError as error:
+        raise RecordError(error.code, error.message, path=path) from None
+
+
+def _meta(meta: Mapping[str, JSON] | None) -> JSONObject:
+    if meta is None:
+        return {}
+    if not isinstance(meta, Mapping):
+        raise InvalidConfigError(f"meta must be a JSON object, not {kind(meta)}")
+    try:
+        copied = copy_json(dict(meta), "$.meta")
+    except RecordError as error:
+        raise InvalidConfigError(f"bad meta: {error.message}") from None
+    assert isinstance(copied, dict)
+    return copied
+
+
+def _read_seats(value: object) -> tuple[Seat, ...]:
+    items = read_list(value, "$.seats", None, "seats")
+    if len(items) > MAX_PLAYERS:
+        raise RecordError(
+            _C.BAD_PLAYERS, f"{len(items):,} seats: at most {MAX_PLAYERS}", path="$.seats"
+        )
+    seats = []
+    for i, item in enumerate(items):
+        obj = read_object(item, f"$.seats[{i}]", None, ("name", "bot"), what="a seat")
+        bot = obj["bot"]
+        if bot is not None and (type(bot) is not str or not 1 <= len(bot) <= MAX_BOT_LENGTH):
+            raise RecordError(
+                _C.WRONG_TYPE,
+                f"a bot label must be null or a string of 1 to {MAX_BOT_LENGTH} characters",
+                path=f"$.seats[{i}].bot",
+            )
+        seats.append((obj["name"], bot))
+    # The names' rules are the record's, with its messages.
+    names = check_players([name for name, _ in seats], "$.seats")
+    return tuple(Seat(name, bot) for name, (_, bot) in zip(names, seats, strict=True))
+
+
+def _read_order(value: object) -> tuple[StatusCard, ...]:
+    items = read_list(value, "$.order", None, "the deck's order")
+    if len(items) != len(STANDARD.deck):
+        raise RecordError(
+            _C.BAD_STATE,
+            f"the order must hold the {len(STANDARD.deck)} cards of the deck",
+            path="$.order",
+        )
+    order = tuple(read_status_card(item, f"$.order[{i}]", None) for i, item in enumerate(items))
+    if sorted(order, key=_card_rank) != sorted(STANDARD.deck, key=_card_rank):
+        raise RecordError(_C.BAD_STATE, "the order is not the standard deck", path="$.order")
+    return order
+
+
+_RANK = {card: i for i, card in enumerate(StatusCard)}
+
+
+def _card_rank(card: StatusCard) -> int:
+    return _RANK[card]
+
+
+def _read_move(move: object) -> tuple[Bid | Pass | Discard | Reveal, int | None]:
+    if isinstance(move, str | bytes | bytearray):
+        value: object = parse_json(
+            bytes(move) if isinstance(move, bytearray) else move, limit=MAX_MOVE_BYTES
+        )
+    else:
+        value = move
+    obj = read_object(value, "$", None, ("action",), ("number",), what="a move")
+    number = obj.get("number")
+    if number is not None:
+        number = read_int(number, "$.number", None, "a move's number")
+        if number < 0:
+            raise RecordError(_C.BAD_NUMBER, "a move's number must be 0 or more", path="$.number")
+    return action_from_json(obj["action"], path="$.action"), number
+
+
+# --- The payload ------------------------------------------------------------------------------
+
+
+def seat_payload(seen: Seen, seats: Sequence[Seat], since: int = 0) -> JSONObject:
+    """What a server sends one seat, built from what that seat knows and nothing else: its
+    view (R13) and the public history (R14), both in ``seen``, and who sits where.
+
+    The keys:
+
+    - ``seat``, ``players`` (``{"name", "bot"}`` per seat), ``number`` (actions so far);
+    - ``view``: :func:`~high_society.observation.view_to_json` of the seat's view: its own
+      hand, and of every player the cards face up, whether they passed, how many money
+      cards they hold and their status cards; the card up for auction, the deck's
+      contents in canonical order, the cards out of the game;
+    - ``to_act`` (a seat, ``"chance"`` or ``null``), ``highest_bidder`` (a seat or
+      ``null``), ``min_bid_total``, ``revealed`` (the cards turned so far, in order);
+    - ``legal``: ``null`` unless this seat must act; else ``count`` (how many legal
+      actions), ``pass`` (a ``Pass`` is legal), ``bids`` (one entry per face-up total the
+      seat can reach: ``{"total", "cards"}``, ``cards`` the fewest that reach it) and
+      ``discards`` (the luxury cards it may give up for Faux Pas);
+    - ``since``, ``history`` (the actions from number ``since`` on) and ``log`` (the same
+      actions told in words, ``{"number", "text"}``);
+    - ``result``: ``null`` until the game is over; then scores, money, cast-out seats,
+      winners, and each seat's ``breakdown`` (R10-R12).
+
+    Raises:
+        OutOfRangeError: ``since`` is not 0 to the length of the history.
+        InvalidConfigError: ``seats`` does not have one seat per player of the view.
+    """
+    history = seen.history
+    if type(since) is not int or not 0 <= since <= len(history):
+        raise OutOfRangeError(f"since must be 0 to {len(history)}, not {short_repr(since)}")
+    if len(seats) != len(seen.view.players):
+        raise InvalidConfigError(f"{len(seats)} seats for a game of {len(seen.view.players)}")
+    seat = seen.view.seat
+    names = tuple(s.name for s in seats)
+    steps = list(_steps(len(seats), history))
+    state = steps[-1].after if steps else new_game(len(seats))
+    shown = view_to_json(seen.view)
+    highest = seen.view.highest_bid
+    bidders = [i for i, p in enumerate(seen.view.players) if highest and p.bid == highest]
+    actor = to_act(state)
+    log: list[JSON] = [
+        {"number": number, "text": line.strip()}
+        for number, (line, _) in _numbered(narrate(steps, names), steps)
+        if number >= since and line.strip()
+    ]
+    return {
+        "seat": seat,
+        "players": [{"name": s.name, "bot": s.bot} for s in seats],
+        "number": len(history),
+        "view": shown,
+        "to_act": "chance" if actor is CHANCE else actor,
+        "highest_bidder": bidders[0] if bidders else None,
+        "min_bid_total": min_bid_total(state),
+        "revealed": [a.card.value for a in history if isinstance(a, Reveal)],
+        "legal": _legal(state, seat) if actor == seat else None,
+        "since": since,
+        "history": [action_to_json(action) for action in history[since:]],
+        "log": log,
+        "result": _result(state) if state.is_over else None,
+    }
+
+
+def _steps(players: int, history: Sequence[Action]) -> Iterator[Step]:
+    """The public history replayed from the deal (R14), step by step."""
+    state = new_game(players)
+    for action in history:
+        after = apply(state, action)
+        yield Step(state, action, after)
+        state = after
+
+
+def _numbered(
+    lines: Iterator[tuple[str, Step]], steps: Sequence[Step]
+) -> Iterator[tuple[int, tuple[str, Step]]]:
+    """Each narrated line with the number of its step (steps are told in order)."""
+    at = 0
+    for line, step in lines:
+        while steps[at] is not step:
+            at += 1
+        yield at, (line, step)
+
+
+def _legal(state: GameState, seat: int) -> JSONObject:
+    legal = LegalActions(state)
+    if state.phase is Phase.DISCARD:
+        cards: list[JSON] = [a.card.value for a in legal if isinstance(a, Discard)]
+        return {"count": len(legal), "pass": False, "bids": [], "discards": cards}
+    face_up = state.players[seat].bid
+    fewest: dict[int, frozenset[int]] = {}
+    for bid in legal.bids():
+        total = face_up + bid.total
+        best = fewest.get(total)
+        if best is None or len(bid.cards) < len(best):
+            fewest[total] = bid.cards
+    bids: list[JSON] = [
+        {"total": total, "cards": [*sorted(fewest[total])]} for total in sorted(fewest)
+    ]
+    return {"count": len(legal), "pass": Pass(seat) in legal, "bids": bids, "discards": []}
+
+
+def _result(state: GameState) -> JSONObject:
+    outcome = result(state)
+    data = result_to_json(outcome)
+    data["breakdowns"] = [
+        {
+            "luxury_cards": [card.value for card in b.luxury_cards],
+            "luxury_sum": b.luxury_sum,
+            "passe": b.passe,
+            "prestige": b.prestige,
+            "scandale": b.scandale,
+            "faux_pas_pending": b.faux_pas_pending,
+            "status": score_to_json(b.status),
+            "explain": b.explain(),
+        }
+        for b in outcome.breakdowns
+    ]
+    return data
+
+
+def payload_schema() -> JSONObject:
+    """The JSON Schema (draft 2020-12) of :func:`seat_payload`'s object. Every object in it
+    is closed (``additionalProperties: false``): a payload holds nothing else.
+
+    >>> payload_schema()["$id"]
+    'urn:high-society:seat-payload:v1'
+    """
+    seat: JSONObject = {"type": "integer", "minimum": 0, "maximum": MAX_PLAYERS - 1}
+    card: JSONObject = {"enum": [c.value for c in StatusCard]}
+    cards: JSONObject = {"type": "array", "items": card}
+    money: JSONObject = {
+        "type": "array",
+        "items": {"type": "integer", "minimum": 1},
+        "uniqueItems": True,
+    }
+    number: JSONObject = {"type": "number"}
+
+    def closed(properties: JSONObject) -> JSONObject:
+        return {
+            "type": "object",
+            "required": list(properties),
+            "additionalProperties": False,
+            "properties": properties,
+        }
+
+    def nullable(schema: JSONObject) -> JSONObject:
+        return {"anyOf": [schema, {"type": "null"}]}
+
+    public_player = closed(
+        {
+            "table": money,
+            "passed": {"type": "boolean"},
+            "hand_size": {"type": "integer", "minimum": 0},
+            "status_cards": cards,
+        }
+    )
+    view_schema = closed(
+        {
+            "seat": seat,
+            "config": closed({"money": money, "deck": cards}),
+            "hand": money,
+            "players": {"type": "array", "items": public_player},
+            "phase": {"enum": [p.value for p in Phase]},
+            "turn": seat,
+            "auction": nullable(card),
+            "highest_bid": {"type": "integer", "minimum": 0},
+            "deck": cards,
+            "removed": cards,
+            "ending_card": nullable(card),
+        }
+    )
+    legal = closed(
+        {
+            "count": {"type": "integer", "minimum": 1},
+            "pass": {"type": "boolean"},
+            "bids": {
+                "type": "array",
+                "items": closed({"total": {"type": "integer", "minimum": 1}, "cards": money}),
+            },
+            "discards": cards,
+        }
+    )
+    breakdown = closed(
+        {
+            "luxury_cards": cards,
+            "luxury_sum": {"type": "integer"},
+            "passe": {"type": "boolean"},
+            "prestige": {"type": "integer", "minimum": 0},
+            "scandale": {"type": "boolean"},
+            "faux_pas_pending": {"type": "boolean"},
+            "status": number,
+            "explain": {"type": "string"},
+        }
+    )
+    seats_list: JSONObject = {"type": "array", "items": seat}
+    outcome = closed(
+        {
+            "scores": {"type": "array", "items": number},
+            "money": {"type": "array", "items": {"type": "integer"}},
+            "cast_out": seats_list,
+            "winners": seats_list,
+            "breakdowns": {"type": "array", "items": breakdown},
+        }
+    )
+    schema = closed(
+        {
+            "seat": seat,
+            "players": {
+                "type": "array",
+                "minItems": 3,
+                "maxItems": MAX_PLAYERS,
+                "items": closed(
+                    {
+                        "name": {"type": "string", "minLength": 1, "maxLength": MAX_NAME_LENGTH},
+                        "bot": nullable(
+                            {"type": "string", "minLength": 1, "maxLength": MAX_BOT_LENGTH}
+                        ),
+                    }
+                ),
+            },
+            "number": {"type": "integer", "minimum": 0},
+            "view": view_schema,
+            "to_act": {"anyOf": [seat, {"const": "chance"}, {"type": "null"}]},
+            "highest_bidder": nullable(seat),
+            "min_bid_total": nullable({"type": "integer", "minimum": 1}),
+            "revealed": cards,
+            "legal": nullable(legal),
+            "since": {"type": "integer", "minimum": 0},
+            "history": {"type": "array", "items": {"$ref": "urn:high-society:action:v1"}},
+            "log": {
+                "type": "array",
+                "items": closed(
+                    {"number": {"type": "integer", "minimum": 0}, "text": {"type": "string"}}
+                ),
+            },
+            "result": nullable(outcome),
+        }
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:high-society:seat-payload:v1",
+        "title": "What a High Society server sends one seat",
+        **schema,
+    }
+
+
+def refusal_schema() -> JSONObject:
+    """The JSON Schema of :meth:`Refusal.to_json`."""
+    return {
+        "type": "object",
+        "required": ["kind", "code", "message", "path"],
+        "additionalProperties": False,
+        "properties": {
+            "kind": {"enum": [k.value for k in RefusalKind]},
+            "code": {"type": "string"},
+            "message": {"type": "string"},
+            "path": {"type": "string"},
+        },
+    }

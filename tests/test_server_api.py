@@ -1,0 +1,296 @@
+"""The table server's HTTP API, through an ASGI test client on a real SQLite database: making
+and joining tables, tokens, moves and their refusals as HTTP statuses, retries, bounded
+requests, the record, the OpenAPI schema; and the data layer's exactly-once writes from
+several stores (as from several processes) at once."""
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from high_society.record import validate_record
+from high_society.server import create_app
+from high_society.server._store import Store, hash_token
+from high_society.table import Accepted, Refusal
+
+THREE = {
+    "seats": [
+        {"kind": "person", "name": "Ada"},
+        {"kind": "bot", "bot": "heuristic"},
+        {"kind": "bot", "bot": "random"},
+    ]
+}
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path}/t.sqlite3", sweep_seconds=0.2)) as made:
+        yield made
+
+
+def wait_for(check: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 60
+    while not check():
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        time.sleep(0.02)
+
+
+def made(client: TestClient, body: object = THREE) -> tuple[str, str]:
+    answer = client.post("/api/tables", json=body)
+    assert answer.status_code == 201, answer.text
+    data = answer.json()
+    return data["table"], data["seats"][0]["token"]
+
+
+def payload(client: TestClient, table: str, token: str, since: int = 0) -> dict[str, Any]:
+    answer = client.get(f"/api/tables/{table}/payload?since={since}", headers=auth(token))
+    assert answer.status_code == 200, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def my_turn(client: TestClient, table: str, token: str) -> dict[str, Any]:
+    """The payload once the person must act or the game is over (the bots play meanwhile)."""
+    found: list[dict[str, Any]] = []
+
+    def ready() -> bool:
+        found[:] = [payload(client, table, token)]
+        return found[0]["to_act"] in (0, None)
+
+    wait_for(ready, "the person's turn")
+    return found[0]
+
+
+def test_a_person_plays_a_whole_game_against_two_bots_and_the_record_validates(
+    client: TestClient,
+) -> None:
+    table, token = made(client)
+    while True:
+        seen = my_turn(client, table, token)
+        if seen["to_act"] is None:
+            break
+        legal = seen["legal"]
+        assert isinstance(legal, dict)
+        action: dict[str, Any]
+        if legal["discards"]:
+            action = {"type": "discard", "player": 0, "card": legal["discards"][0]}
+        elif legal["bids"] and seen["number"] % 3 == 0:
+            action = {"type": "bid", "player": 0, "cards": legal["bids"][0]["cards"]}
+        else:
+            action = {"type": "pass", "player": 0}
+        answer = client.post(
+            f"/api/tables/{table}/actions",
+            json={"action": action, "number": seen["number"]},
+            headers=auth(token),
+        )
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["number"] == seen["number"]
+    record = client.get(f"/api/tables/{table}/record")
+    assert record.status_code == 200
+    validation = validate_record(record.text)
+    assert validation.valid
+    assert validation.finished
+    final = payload(client, table, token)
+    assert final["result"] is not None
+    assert validation.result is not None
+    assert final["result"]["scores"] == [
+        float(s) if s.denominator != 1 else int(s) for s in validation.result.scores
+    ]
+
+
+def test_a_move_is_refused_with_the_status_of_its_kind_and_changes_nothing(
+    client: TestClient,
+) -> None:
+    table, token = made(client)
+    seen = my_turn(client, table, token)
+    number = seen["number"]
+    url = f"/api/tables/{table}/actions"
+    cases = [
+        (b"{", 400, "malformed", "NOT_JSON"),
+        (
+            b'{"action": {"type": "reveal", "card": "prestige"}}',
+            403,
+            "not_allowed",
+            "CLIENT_MAY_NOT_REVEAL",
+        ),
+        (b'{"action": {"type": "pass", "player": 1}}', 403, "not_your_seat", "NOT_YOUR_SEAT"),
+        (
+            b'{"action": {"type": "pass", "player": 0}, "number": 99}',
+            409,
+            "wrong_number",
+            "WRONG_NUMBER",
+        ),
+        (b'{"action": {"type": "bid", "player": 0, "cards": [7]}}', 422, "illegal", "INVALID_CARD"),
+    ]
+    for body, status, kind, code in cases:
+        answer = client.post(url, content=body, headers=auth(token))
+        assert (answer.status_code, answer.json()["kind"], answer.json()["code"]) == (
+            status,
+            kind,
+            code,
+        )
+    too_big = client.post(url, content=b" " * 5000, headers=auth(token))
+    assert too_big.status_code == 413
+    assert too_big.json()["code"] == "TOO_LARGE"
+    assert client.post(url, json={"action": {"type": "pass", "player": 0}}).status_code == 401
+    other = made(client)[1]
+    assert (
+        client.post(
+            url, json={"action": {"type": "pass", "player": 0}}, headers=auth(other)
+        ).status_code
+        == 401
+    )
+    assert client.post(url, json={}, headers=auth("x" * 500)).status_code == 401
+    assert client.post("/api/tables/nope/actions", json={}, headers=auth(token)).status_code == 404
+    assert payload(client, table, token)["number"] == number  # nothing changed
+
+
+def test_a_retried_move_is_played_once(client: TestClient) -> None:
+    table, token = made(client)
+    seen = my_turn(client, table, token)
+    move = {"action": {"type": "pass", "player": 0}, "number": seen["number"]}
+    first = client.post(f"/api/tables/{table}/actions", json=move, headers=auth(token))
+    again = client.post(f"/api/tables/{table}/actions", json=move, headers=auth(token))
+    assert first.json()["duplicate"] is False
+    assert again.status_code == 200
+    assert again.json()["duplicate"] is True
+    history = payload(client, table, token)["history"]
+    assert history.count({"type": "pass", "player": 0}) == 1
+
+
+def test_tables_are_made_and_joined_with_checked_names_and_tokens(client: TestClient) -> None:
+    bad = [
+        ({"seats": []}, "BAD_PLAYERS"),
+        (
+            {"seats": [{"kind": "person", "name": "A\u202e"}, {"kind": "open"}, {"kind": "open"}]},
+            "BAD_PLAYERS",
+        ),
+        (
+            {
+                "seats": [
+                    {"kind": "bot", "bot": "mypackage:Bot"},
+                    {"kind": "open"},
+                    {"kind": "open"},
+                ]
+            },
+            "UNKNOWN_BOT",
+        ),
+        ({"seats": [{"kind": "bot", "bot": "random"}] * 3}, "BAD_PLAYERS"),
+        ({"seats": [{"kind": "open", "x": 1}] * 3}, "UNKNOWN_KEY"),
+        ({"tables": 1}, "UNKNOWN_KEY"),
+    ]
+    for body, code in bad:
+        answer = client.post("/api/tables", json=body)
+        assert (answer.status_code, answer.json()["code"]) == (400, code), body
+    table, token = made(
+        client,
+        {
+            "seats": [
+                {"kind": "person", "name": "Ada"},
+                {"kind": "open"},
+                {"kind": "bot", "bot": "search"},
+            ]
+        },
+    )
+    lobby = client.get(f"/api/tables/{table}").json()
+    assert lobby["status"] == "waiting"
+    assert [s["kind"] for s in lobby["seats"]] == ["person", "open", "bot"]
+    assert "token" not in str(lobby)
+    assert client.get(f"/api/tables/{table}/payload", headers=auth(token)).status_code == 409
+    assert (
+        client.post(f"/api/tables/{table}/join", json={"name": "Ada"}).json()["code"]
+        == "NAME_TAKEN"
+    )
+    assert client.post(f"/api/tables/{table}/join", json={"name": ""}).status_code == 400
+    joined = client.post(f"/api/tables/{table}/join", json={"name": "Ben"})
+    assert joined.status_code == 200
+    assert joined.json()["seat"] == 1
+    ben = joined.json()["token"]
+    assert len(ben) >= 43
+    assert (
+        client.post(f"/api/tables/{table}/join", json={"name": "Cy"}).json()["code"]
+        == "NO_OPEN_SEAT"
+    )
+    assert client.get(f"/api/tables/{table}").json()["status"] == "playing"
+    assert payload(client, table, ben)["seat"] == 1
+    assert payload(client, table, token)["seat"] == 0
+
+
+def test_the_events_stream_pushes_payloads_from_the_database(client: TestClient) -> None:
+    table, token = made(client)
+    seen = my_turn(client, table, token)
+    with client.stream("GET", f"/api/tables/{table}/events?since=0", headers=auth(token)) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        lines = stream.iter_lines()
+        first = next(line for line in lines if line.startswith("data: "))
+        assert f'"number":{seen["number"]}' in first
+        client.post(
+            f"/api/tables/{table}/actions",
+            json={"action": {"type": "pass", "player": 0}, "number": seen["number"]},
+            headers=auth(token),
+        )
+        later = next(line for line in lines if line.startswith("data: "))
+        assert f'"since":{seen["number"]}' in later
+
+
+def test_the_openapi_schema_describes_the_api(client: TestClient) -> None:
+    schema = client.get("/openapi.json").json()
+    paths = schema["paths"]
+    for path in (
+        "/api/tables",
+        "/api/tables/{table_id}/actions",
+        "/api/tables/{table_id}/payload",
+        "/api/tables/{table_id}/events",
+        "/api/tables/{table_id}/record",
+    ):
+        assert path in paths
+    assert "422" in paths["/api/tables/{table_id}/actions"]["post"]["responses"]
+    assert client.get("/").headers["content-type"].startswith("text/html")
+    assert client.get("/static/app.js").status_code == 200
+
+
+def test_several_stores_on_one_database_apply_each_action_once_in_order(tmp_path: Path) -> None:
+    # Each Store is what one server process has: its own engine and cache.
+    url = f"sqlite:///{tmp_path}/shared.sqlite3"
+    first = Store(url)
+    table, tokens = first.create(
+        [("person", "Ada", None), ("person", "Ben", None), ("person", "Cy", None)]
+    )
+    stores = [first, *(Store(url) for _ in range(3))]
+    loaded, _ = first.load(table)
+    first.commit_automatic(table, 0, loaded.next_reveal())
+    outcomes: list[Accepted | Refusal] = []
+    lock = threading.Lock()
+
+    def send(store: Store) -> None:
+        for number in range(1, 13):  # everyone passes each turn as it comes; many collide
+            seat = (number - 1) % 3 if number <= 3 else None
+            for who in range(3) if seat is None else (seat,):
+                outcome = store.submit(
+                    table,
+                    who,
+                    b'{"action": {"type": "pass", "player": %d}, "number": %d}' % (who, number),
+                )
+                with lock:
+                    outcomes.append(outcome)
+
+    threads = [threading.Thread(target=send, args=(store,)) for store in stores for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    final, _ = Store(url).load(table)
+    fresh = [o for o in outcomes if isinstance(o, Accepted) and not o.duplicate]
+    assert sorted(o.number for o in fresh) == list(range(1, final.number))
+    assert validate_record(final.record()).valid
+    assert hash_token(tokens[0][1]) != tokens[0][1]
+    for store in stores:
+        store.close()

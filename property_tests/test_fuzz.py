@@ -757,7 +757,7 @@ def test_write_record_writes_a_file_or_changes_nothing(
         before = sorted(p.name for p in Path(where).iterdir())
         target = str(base) + end
         try:
-            measured("write_record", 0, lambda: write_record(record, target))
+            measured("write_record", 0, lambda: write_record(target, record))
         except RecordError as error:
             short(error)
             assert sorted(p.name for p in Path(where).iterdir()) == before

@@ -158,7 +158,7 @@ def test_a_path_ending_in_a_separator_or_dot_is_refused(tmp_path: Path, suffix: 
     kept = tmp_path / "notes.txt"
     kept.write_text("keep")
     with pytest.raises(RecordError) as caught:
-        write_record(RECORD, str(kept) + suffix)
+        write_record(str(kept) + suffix, RECORD)
     assert caught.value.code is RecordCode.UNWRITABLE
     assert "names a directory" in caught.value.message
     assert kept.read_text() == "keep"
@@ -180,14 +180,14 @@ def test_demo_refuses_a_record_path_ending_in_a_separator_before_playing(
 def test_a_long_legal_file_name_is_written(tmp_path: Path) -> None:
     path = tmp_path / ("x" * 250 + ".json")
     assert len(path.name) == 255
-    write_record(RECORD, path)
+    write_record(path, RECORD)
     assert read_record(path) == RECORD
     assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
 
 
 def test_a_long_name_of_wide_characters_is_written(tmp_path: Path) -> None:
     path = tmp_path / ("é" * 127)  # 254 bytes of UTF-8
-    write_record(RECORD, path)
+    write_record(path, RECORD)
     assert read_record(path) == RECORD
 
 
@@ -196,7 +196,7 @@ def test_a_rewritten_file_keeps_its_mode(tmp_path: Path, mode: int) -> None:
     path = tmp_path / "game.json"
     path.write_text("old")
     path.chmod(mode)
-    write_record(RECORD, path)
+    write_record(path, RECORD)
     assert stat.S_IMODE(path.stat().st_mode) == mode
     assert read_record(path) == RECORD
 
@@ -241,7 +241,7 @@ def test_a_record_the_reader_would_refuse_is_neither_valid_nor_written(
     assert caught.value.code is RecordCode.TOO_LARGE
     path = tmp_path / "r.json"
     with pytest.raises(RecordError):
-        write_record(record, path)
+        write_record(path, record)
     assert not path.exists()
 
 

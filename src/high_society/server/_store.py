@@ -18,15 +18,21 @@ The bots' and the dealer's actions are computed outside any transaction, from a 
 version ``n``, and committed only if the version is still ``n`` (whoever computes them,
 they are the same: the deck's order is stored, and a bot's seed is derived from the
 table's bot seed and the action's number).
+
+On PostgreSQL each committed action also sends ``NOTIFY hs_actions, 'TABLE VERSION'``
+(delivered when the transaction commits, to every server process that listens:
+:meth:`Store.listen`). A notification is only a hint to look: the table's version is the
+cursor, so one lost while a listener reconnects costs nothing but a look at every table.
 """
 
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -37,12 +43,14 @@ from sqlalchemy.engine import Connection, Engine
 
 from high_society.actions import Action
 from high_society.bots import AnyBot
+from high_society.errors import InvalidConfigError
 from high_society.record import dumps_record
 from high_society.rules import CHANCE, to_act
 from high_society.serial import action_from_json, action_to_json
 from high_society.table import Accepted, Refusal, Seat, Table
 
 __all__ = [
+    "CHANNEL",
     "SCHEMA_VERSION",
     "TOKEN_BYTES",
     "Conflict",
@@ -52,7 +60,16 @@ __all__ = [
     "Unauthorized",
     "automatic_action",
     "hash_token",
+    "is_unavailable",
+    "normalise_url",
 ]
+
+log = logging.getLogger("high_society.server")
+
+#: The PostgreSQL notification channel of committed actions (payload ``"TABLE VERSION"``).
+CHANNEL = "hs_actions"
+#: The key of the advisory lock that serialises making the schema (PostgreSQL).
+_SCHEMA_LOCK = 0x4853_5343  # "HSSC"
 
 #: The schema's version, kept in ``hs_schema``; a database of another version is refused.
 SCHEMA_VERSION = 1
@@ -139,6 +156,39 @@ class Lobby:
     seats: tuple[tuple[str, str | None, str | None], ...]  # (kind, name, bot) per seat
 
 
+def normalise_url(url: str) -> str:
+    """The SQLAlchemy URL for ``url``: ``postgresql://`` and ``postgres://`` name
+    PostgreSQL through psycopg 3 (``postgresql+psycopg://``), the driver the ``server``
+    extra installs; any other URL is SQLAlchemy's own.
+
+    Raises:
+        InvalidConfigError: not a database URL SQLAlchemy reads.
+    """
+    try:
+        parsed = sa.engine.make_url(url)
+    except sa.exc.ArgumentError:
+        raise InvalidConfigError(
+            "the database must be a URL such as sqlite:////path/tables.sqlite3 or "
+            "postgresql://user@host/database"
+        ) from None
+    if parsed.drivername in ("postgresql", "postgres"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    return parsed.render_as_string(hide_password=False)
+
+
+def is_unavailable(error: BaseException) -> bool:
+    """True when ``error`` says the database cannot answer now (down, restarting, the
+    connection lost, busy, no connection free in the pool), not that the request is wrong:
+    the request may be tried again."""
+    if isinstance(error, sa.exc.TimeoutError):  # the pool had no connection free in time
+        return True
+    if isinstance(error, sa.exc.DBAPIError):
+        return error.connection_invalidated or isinstance(
+            error, sa.exc.OperationalError | sa.exc.InterfaceError
+        )
+    return False
+
+
 def hash_token(token: str) -> str:
     """The stored form of a token."""
     return hashlib.sha256(token.encode("ascii")).hexdigest()
@@ -151,6 +201,20 @@ def _good_token(token: object) -> bool:
         and token.isascii()
         and all(c.isalnum() or c in "-_" for c in token)
     )
+
+
+#: How many tables a process keeps in memory (their latest state, their token hashes).
+_CACHE_TABLES = 2048
+
+
+def _match(given: str, hashes: dict[str, int]) -> int | None:
+    """The seat whose stored hash is ``given``: every hash is compared, each in constant
+    time, so the time taken says nothing of which one matched or how much of it."""
+    found = None
+    for stored, seat in hashes.items():
+        if hmac.compare_digest(given.encode(), stored.encode()) and found is None:
+            found = seat
+    return found
 
 
 def _next(table: Table) -> str:
@@ -176,23 +240,46 @@ def _setup(table: Table) -> str:
 class Store:
     """The tables in a database (SQLite or PostgreSQL), through SQLAlchemy Core.
 
-    ``url`` is a SQLAlchemy URL: ``sqlite:///path/tables.sqlite3``, or
-    ``postgresql+psycopg://user@host/db``. The schema is made when missing.
+    ``url`` is a SQLAlchemy URL (:func:`normalise_url`): ``sqlite:///path/tables.sqlite3``,
+    or ``postgresql://user@host/db``. The schema is made when missing (by one process at a
+    time: several may start at once).
+
+    Raises:
+        InvalidConfigError: ``url`` is not a database URL, its driver is not installed, or
+            the database holds tables of another schema version.
+        sqlalchemy.exc.SQLAlchemyError: the database cannot be reached
+            (:func:`is_unavailable` is true of it).
     """
 
     def __init__(self, url: str, *, busy_seconds: float = 30.0) -> None:
-        self.url = url
-        self.is_sqlite = url.startswith("sqlite")
-        if self.is_sqlite:
-            self.engine: Engine = sa.create_engine(
-                url, connect_args={"timeout": busy_seconds, "check_same_thread": False}
-            )
-            _sqlite_transactions(self.engine, busy_seconds)
-        else:
-            self.engine = sa.create_engine(url, pool_pre_ping=True)
+        self.url = normalise_url(url)
+        self.is_sqlite = self.url.startswith("sqlite")
+        self.is_postgres = self.url.startswith("postgresql")
+        try:
+            if self.is_sqlite:
+                self.engine: Engine = sa.create_engine(
+                    self.url, connect_args={"timeout": busy_seconds, "check_same_thread": False}
+                )
+                _sqlite_transactions(self.engine, busy_seconds)
+            else:
+                # A pool as large as the thread pool that calls it (anyio's 40), so a
+                # request never waits for a connection while a thread is free.
+                self.engine = sa.create_engine(
+                    self.url, pool_pre_ping=True, pool_size=20, max_overflow=20, pool_timeout=10
+                )
+        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as error:
+            raise InvalidConfigError(f"cannot use the database URL: {error}") from None
         self._cache: dict[str, Table] = {}
+        self._seeds: dict[str, int] = {}
         self._cache_lock = threading.Lock()
-        self._make_schema()
+        # table -> {token hash: seat}: a seat's token never changes once given, so the
+        # hashes read once serve every later request.
+        self._tokens: dict[str, dict[str, int]] = {}
+        try:
+            self._make_schema()
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     def close(self) -> None:
         """Close every connection."""
@@ -200,13 +287,16 @@ class Store:
 
     def _make_schema(self) -> None:
         with self._write() as conn:
+            if self.is_postgres:  # two processes starting at once make it once
+                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_SCHEMA_LOCK)))
             metadata.create_all(conn)
             found = conn.execute(sa.select(schema_table.c.version)).scalars().all()
             if not found:
                 conn.execute(schema_table.insert().values(version=SCHEMA_VERSION))
             elif found != [SCHEMA_VERSION]:
-                raise RuntimeError(
-                    f"the database's schema is version {found}, this server's {SCHEMA_VERSION}"
+                raise InvalidConfigError(
+                    f"the database holds tables of schema version {found[0]}, and this "
+                    f"server reads version {SCHEMA_VERSION}"
                 )
 
     @contextmanager
@@ -336,24 +426,39 @@ class Store:
         Raises:
             NotFound, Unauthorized: no such table; no seat of it has that token.
         """
+        with self._cache_lock:
+            known = self._tokens.get(table_id)
+        if known is not None:
+            if not _good_token(token):
+                raise Unauthorized
+            assert isinstance(token, str)
+            found = _match(hash_token(token), known)
+            if found is not None:
+                return found
+        # Not seen yet here, or a seat joined since: read the hashes.
         with self._read() as conn:
             exists = conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id)).first()
             if exists is None:
                 raise NotFound(table_id)
-            if not _good_token(token):
-                raise Unauthorized
-            assert isinstance(token, str)
-            given = hash_token(token)
-            found = None
-            for row in conn.execute(
-                sa.select(seats.c.seat, seats.c.token_hash).where(seats.c.table_id == table_id)
-            ):
-                stored = row.token_hash or ""
-                if hmac.compare_digest(given.encode(), stored.encode()) and found is None:
-                    found = row.seat
+            hashes = {
+                str(row.token_hash): int(row.seat)
+                for row in conn.execute(
+                    sa.select(seats.c.seat, seats.c.token_hash).where(
+                        seats.c.table_id == table_id, seats.c.token_hash.is_not(None)
+                    )
+                )
+            }
+        with self._cache_lock:
+            self._tokens[table_id] = hashes
+            if len(self._tokens) > _CACHE_TABLES:
+                self._tokens.pop(next(iter(self._tokens)))
+        if not _good_token(token):
+            raise Unauthorized
+        assert isinstance(token, str)
+        found = _match(hash_token(token), hashes)
         if found is None:
             raise Unauthorized
-        return int(found)
+        return found
 
     # --- Reading a game ---------------------------------------------------------------------
 
@@ -387,20 +492,31 @@ class Store:
         assert table.number == row.version, (table.number, row.version)
         return table
 
-    def _keep(self, table_id: str, table: Table) -> None:
+    def _keep(self, table_id: str, table: Table, bot_seed: int) -> None:
         with self._cache_lock:
             cached = self._cache.get(table_id)
             if cached is None or cached.number < table.number:
                 self._cache[table_id] = table.copy()
-            if len(self._cache) > 2048:  # a bound on memory: drop the oldest entry
+                self._seeds[table_id] = bot_seed
+            if len(self._seeds) > _CACHE_TABLES:
+                self._seeds.pop(next(iter(self._seeds)))
+            if len(self._cache) > _CACHE_TABLES:  # a bound on memory: drop the oldest
                 self._cache.pop(next(iter(self._cache)))
 
-    def load(self, table_id: str) -> tuple[Table, int]:
-        """The table (a private copy) and its bot seed.
+    def load(self, table_id: str, at_least: int | None = None) -> tuple[Table, int]:
+        """The table (a private copy) and its bot seed. With ``at_least``, a version known
+        to be committed (a notification's), the copy kept here serves when it is that
+        recent, without a read.
 
         Raises:
             NotFound, Conflict: no such table; it waits for players.
         """
+        if at_least is not None:
+            with self._cache_lock:
+                cached = self._cache.get(table_id)
+                seed = self._seeds.get(table_id)
+                if cached is not None and seed is not None and cached.number >= at_least:
+                    return cached.copy(), seed
         with self._read() as conn:
             row = conn.execute(
                 sa.select(
@@ -410,7 +526,7 @@ class Store:
             if row is None:
                 raise NotFound(table_id)
             table = self._table(conn, table_id, row)
-        self._keep(table_id, table)
+        self._keep(table_id, table, int(row.bot_seed))
         return table, int(row.bot_seed)
 
     def version(self, table_id: str) -> tuple[str, int]:
@@ -426,6 +542,67 @@ class Store:
         if row is None:
             raise NotFound(table_id)
         return str(row.status), int(row.version)
+
+    def versions(self, table_ids: Iterable[str]) -> dict[str, int]:
+        """The versions of those of ``table_ids`` that exist, in one read per 500 tables
+        (what a process's streams poll on SQLite)."""
+        wanted = list(table_ids)
+        found: dict[str, int] = {}
+        with self._read() as conn:
+            for start in range(0, len(wanted), 500):
+                for row in conn.execute(
+                    sa.select(tables.c.id, tables.c.version).where(
+                        tables.c.id.in_(wanted[start : start + 500])
+                    )
+                ):
+                    found[str(row.id)] = int(row.version)
+        return found
+
+    def listen(
+        self,
+        deliver: Callable[[str, int], None],
+        reconnected: Callable[[], None],
+        stop: threading.Event,
+        retry_seconds: float = 1.0,
+    ) -> None:
+        """On PostgreSQL, until ``stop`` is set: ``LISTEN`` on :data:`CHANNEL` and call
+        ``deliver(table, version)`` for each committed action of any process. After every
+        (re)connection ``reconnected()`` is called, since notifications sent while no
+        connection listened are lost. Blocking: run it in a thread of its own."""
+        if not self.is_postgres:
+            raise InvalidConfigError("only PostgreSQL delivers notifications")
+        dialect = self.engine.dialect
+        cargs, cparams = dialect.create_connect_args(self.engine.url)
+        down = False
+        while not stop.is_set():
+            try:
+                connection = dialect.connect(*cargs, **cparams)
+            except Exception as error:
+                if not down:
+                    log.warning("listening for actions: cannot connect (%s); retrying", error)
+                    down = True
+                stop.wait(retry_seconds)
+                continue
+            try:
+                connection.autocommit = True
+                connection.execute(f"LISTEN {CHANNEL}")
+                if down:
+                    log.warning("listening for actions again")
+                down = False
+                reconnected()
+                while not stop.is_set():
+                    for note in connection.notifies(timeout=retry_seconds):
+                        table_id, _, version = note.payload.partition(" ")
+                        if version.isdigit():
+                            deliver(table_id, int(version))
+            except Exception as error:
+                if not down:
+                    log.warning("listening for actions: connection lost (%s); retrying", error)
+                    down = True
+                stop.wait(retry_seconds)
+            finally:
+                with _quietly():
+                    connection.close()
 
     def record_text(self, table_id: str) -> str:
         """The game so far as a v1 record (JSON text).
@@ -471,6 +648,8 @@ class Store:
         )
         if moved.rowcount != 1:  # cannot happen under the lock: a guard all the same
             raise RuntimeError(f"table {table_id}: action {number} was written twice")
+        if self.is_postgres:  # sent to the listeners when this transaction commits
+            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id} {number + 1}")))
 
     def submit(self, table_id: str, seat: int, move: bytes) -> Accepted | Refusal:
         """A person's move, committed before this returns when accepted.
@@ -484,7 +663,7 @@ class Store:
             outcome = table.submit(seat, move)
             if isinstance(outcome, Accepted) and not outcome.duplicate:
                 self._append(conn, table_id, table, outcome.action, seat)
-        self._keep(table_id, table)
+        self._keep(table_id, table, int(row.bot_seed))
         return outcome
 
     def commit_automatic(self, table_id: str, number: int, action: Action) -> bool:
@@ -502,7 +681,7 @@ class Store:
             seat = getattr(action, "seat", None)
             table.play(action)
             self._append(conn, table_id, table, action, seat)
-        self._keep(table_id, table)
+        self._keep(table_id, table, int(row.bot_seed))
         return True
 
 
@@ -523,6 +702,15 @@ def automatic_action(
         return None
     seed = int.from_bytes(hashlib.sha256(f"{bot_seed}:{table.number}".encode()).digest()[:8], "big")
     return table.bot_action(make_bot(label, seed))
+
+
+@contextmanager
+def _quietly() -> Iterator[None]:
+    """Closing a connection that is already broken may fail too: that is no news."""
+    try:
+        yield
+    except Exception as error:
+        log.debug("ignored while closing: %s", error)
 
 
 def _sqlite_transactions(engine: Engine, busy_seconds: float) -> None:

@@ -41,9 +41,9 @@ def find_binaries() -> Path | None:
     ``/usr/lib/postgresql/N/bin``, else where ``PATH`` finds ``initdb``; ``None`` if none."""
     found = sorted(
         glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-        key=lambda path: int(Path(path).parent.parent.name)
-        if Path(path).parent.parent.name.isdigit()
-        else 0,
+        key=lambda path: (
+            int(Path(path).parent.parent.name) if Path(path).parent.parent.name.isdigit() else 0
+        ),
     )
     if found:
         return Path(found[-1]).parent
@@ -96,7 +96,9 @@ class Cluster:
     @classmethod
     def from_json(cls, text: str) -> "Cluster":
         data = json.loads(text)
-        return cls(Path(data["binaries"]), Path(data["root"]), data["user"], durable=data["durable"])
+        return cls(
+            Path(data["binaries"]), Path(data["root"]), data["user"], durable=data["durable"]
+        )
 
     # --- Life ---------------------------------------------------------------------------------
 
@@ -172,9 +174,7 @@ class Cluster:
     def halt(self) -> None:
         """Stop the server (fast shutdown: open sessions are ended), keeping the cluster."""
         if (self.data / "postmaster.pid").exists():
-            self._command(
-                "pg_ctl", "stop", "--pgdata", str(self.data), "--mode", "fast", "--wait"
-            )
+            self._command("pg_ctl", "stop", "--pgdata", str(self.data), "--mode", "fast", "--wait")
 
     def restart(self) -> None:
         """Stop the server and start it again on the same cluster."""

@@ -483,9 +483,16 @@ class Store:
         if table is None:
             table = Table.restore(row.setup)
         if table.number < row.version:
+            # Up to the row's version only: on PostgreSQL each statement of a reading
+            # transaction sees what is committed when it starts (READ COMMITTED), so actions
+            # committed after the row was read may be there already.
             for item in conn.execute(
                 sa.select(actions.c.action)
-                .where(actions.c.table_id == table_id, actions.c.number >= table.number)
+                .where(
+                    actions.c.table_id == table_id,
+                    actions.c.number >= table.number,
+                    actions.c.number < row.version,
+                )
                 .order_by(actions.c.number)
             ).scalars():
                 table.play(action_from_json(json.loads(item)))

@@ -54,9 +54,7 @@ def serve_command(
     return command
 
 
-def app_command(
-    port: int, database: str, *, send_buffer: int = 0, **options: float
-) -> list[str]:
+def app_command(port: int, database: str, *, send_buffer: int = 0, **options: float) -> list[str]:
     """uvicorn serving ``create_app(database, **options)`` on ``port``; with
     ``send_buffer``, its connections' kernel send buffers are that small (SO_SNDBUF), so
     that a client that does not read stops the server's writes within a few kilobytes."""

@@ -428,30 +428,29 @@ class Store:
         """
         with self._cache_lock:
             known = self._tokens.get(table_id)
-        if known is not None:
+        if known is not None:  # every seat taken: no token will be added
             if not _good_token(token):
                 raise Unauthorized
             assert isinstance(token, str)
             found = _match(hash_token(token), known)
-            if found is not None:
-                return found
-        # Not seen yet here, or a seat joined since: read the hashes.
+            if found is None:
+                raise Unauthorized
+            return found
         with self._read() as conn:
             exists = conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id)).first()
             if exists is None:
                 raise NotFound(table_id)
-            hashes = {
-                str(row.token_hash): int(row.seat)
-                for row in conn.execute(
-                    sa.select(seats.c.seat, seats.c.token_hash).where(
-                        seats.c.table_id == table_id, seats.c.token_hash.is_not(None)
-                    )
+            rows = conn.execute(
+                sa.select(seats.c.seat, seats.c.kind, seats.c.token_hash).where(
+                    seats.c.table_id == table_id
                 )
-            }
-        with self._cache_lock:
-            self._tokens[table_id] = hashes
-            if len(self._tokens) > _CACHE_TABLES:
-                self._tokens.pop(next(iter(self._tokens)))
+            ).all()
+        hashes = {str(r.token_hash): int(r.seat) for r in rows if r.token_hash is not None}
+        if all(r.kind != "open" for r in rows):
+            with self._cache_lock:
+                self._tokens[table_id] = hashes
+                if len(self._tokens) > _CACHE_TABLES:
+                    self._tokens.pop(next(iter(self._tokens)))
         if not _good_token(token):
             raise Unauthorized
         assert isinstance(token, str)

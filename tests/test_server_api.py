@@ -420,3 +420,22 @@ def test_a_seat_has_a_bounded_number_of_streams_and_a_closed_one_is_released(
         wait_for(lambda: client.get("/api/health").json()["streams"] == 0, "streams released")
         with client.stream("GET", url, headers=auth(token)) as again:
             assert again.status_code == 200
+
+
+def test_serve_tells_a_database_it_cannot_use_in_one_line_without_its_password(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from high_society.cli import main
+
+    unreachable = f"postgresql://ada:s3cret@/tables?host={tmp_path}"  # no server listens there
+    for url, reason in (
+        (unreachable, "cannot use the database"),
+        ("not a url", "must be a URL"),
+        ("nosuchdb://x/y", "cannot use the database URL"),
+    ):
+        assert main(["serve", "--database", url, "--port", "18555"]) == 1
+        error = capsys.readouterr().err
+        assert error.startswith("high-society: "), error
+        assert reason in error
+        assert "s3cret" not in error
+        assert "Traceback" not in error

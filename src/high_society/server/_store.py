@@ -59,6 +59,7 @@ __all__ = [
     "Store",
     "Unauthorized",
     "automatic_action",
+    "check_database",
     "hash_token",
     "is_unavailable",
     "normalise_url",
@@ -174,6 +175,22 @@ def normalise_url(url: str) -> str:
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
     return parsed.render_as_string(hide_password=False)
+
+
+def check_database(url: str) -> None:
+    """Connect to the database at ``url``, make its schema if missing, and disconnect: what
+    a server does first, so that a wrong URL or an unreachable database is told at once.
+
+    Raises:
+        InvalidConfigError: not a database URL this server can use, the database cannot be
+            reached (the driver's reason given), or it holds another schema version.
+    """
+    try:
+        Store(url).close()
+    except sa.exc.SQLAlchemyError as error:
+        shown = sa.engine.make_url(normalise_url(url)).render_as_string(hide_password=True)
+        reason = str(getattr(error, "orig", None) or error).split("\n", 1)[0]
+        raise InvalidConfigError(f"cannot use the database {shown}: {reason}") from None
 
 
 def is_unavailable(error: BaseException) -> bool:

@@ -8,6 +8,7 @@ at once, and its schema made once by stores starting together."""
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest

@@ -33,8 +33,8 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, TypeVar
 
 import attrs
 import sqlalchemy as sa
@@ -66,6 +66,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("high_society.server")
+
+T = TypeVar("T")
 
 #: The PostgreSQL notification channel of committed actions (payload ``"TABLE VERSION"``).
 CHANNEL = "hs_actions"
@@ -286,6 +288,7 @@ class Store:
                 )
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as error:
             raise InvalidConfigError(f"cannot use the database URL: {error}") from None
+        self._group = _GroupCommit(self._write) if self.is_sqlite else None
         self._cache: dict[str, Table] = {}
         self._seeds: dict[str, int] = {}
         self._cache_lock = threading.Lock()
@@ -324,6 +327,15 @@ class Store:
             with conn.begin():
                 yield conn
 
+    def _transact(self, job: Callable[[Connection], T]) -> T:
+        """``job(conn)`` in a writing transaction, committed before this returns; its
+        exception, raised here, undoes what it wrote. On SQLite the writes of this
+        process's threads are committed in groups (:class:`_GroupCommit`)."""
+        if self._group is not None:
+            return self._group.run(job)
+        with self._write() as conn:
+            return job(conn)
+
     @contextmanager
     def _read(self) -> Iterator[Connection]:
         with self.engine.connect() as conn, conn.begin():
@@ -357,7 +369,9 @@ class Store:
                     "token_hash": token_hash,
                 }
             )
-        with self._write() as conn:
+        bot_seed = secrets.randbits(62)
+
+        def insert(conn: Connection) -> None:
             conn.execute(
                 tables.insert().values(
                     id=table_id,
@@ -365,13 +379,15 @@ class Store:
                     version=0,
                     next="none",
                     setup=None,
-                    bot_seed=secrets.randbits(62),
+                    bot_seed=bot_seed,
                     created=now,
                     updated=now,
                 )
             )
             conn.execute(seats.insert(), rows)
             self._start_if_full(conn, table_id)
+
+        self._transact(insert)
         return table_id, tokens
 
     def join(self, table_id: str, name: str) -> tuple[int, str]:
@@ -380,7 +396,9 @@ class Store:
         Raises:
             NotFound, Conflict: no such table; no open seat, or the name is taken.
         """
-        with self._write() as conn:
+        token = secrets.token_urlsafe(TOKEN_BYTES)
+
+        def take(conn: Connection) -> int:
             row = self._lock(conn, table_id)
             if row.status != "waiting":
                 raise Conflict("NO_OPEN_SEAT", "the table has no open seat")
@@ -391,15 +409,16 @@ class Store:
             ).all()
             if any(r.name == name for r in taken):
                 raise Conflict("NAME_TAKEN", "another seat at this table has that name")
-            seat = next(r.seat for r in taken if r.kind == "open")
-            token = secrets.token_urlsafe(TOKEN_BYTES)
+            seat = int(next(r.seat for r in taken if r.kind == "open"))
             conn.execute(
                 seats.update()
                 .where(seats.c.table_id == table_id, seats.c.seat == seat)
                 .values(kind="person", name=name, token_hash=hash_token(token))
             )
             self._start_if_full(conn, table_id)
-        return seat, token
+            return seat
+
+        return self._transact(take), token
 
     def _start_if_full(self, conn: Connection, table_id: str) -> None:
         rows = conn.execute(
@@ -680,13 +699,17 @@ class Store:
         Raises:
             NotFound, Conflict: no such table; it waits for players.
         """
-        with self._write() as conn:
+
+        def play(conn: Connection) -> tuple[Accepted | Refusal, Table, int]:
             row = self._lock(conn, table_id)
             table = self._table(conn, table_id, row)
             outcome = table.submit(seat, move)
             if isinstance(outcome, Accepted) and not outcome.duplicate:
                 self._append(conn, table_id, table, outcome.action, seat)
-        self._keep(table_id, table, int(row.bot_seed))
+            return outcome, table, int(row.bot_seed)
+
+        outcome, table, bot_seed = self._transact(play)
+        self._keep(table_id, table, bot_seed)
         return outcome
 
     def commit_automatic(self, table_id: str, number: int, action: Action) -> bool:
@@ -696,15 +719,20 @@ class Store:
         Raises:
             NotFound: no such table.
         """
-        with self._write() as conn:
+
+        def play(conn: Connection) -> tuple[Table, int] | None:
             row = self._lock(conn, table_id)
             if row.version != number or row.status != "playing":
-                return False
+                return None
             table = self._table(conn, table_id, row)
-            seat = getattr(action, "seat", None)
             table.play(action)
-            self._append(conn, table_id, table, action, seat)
-        self._keep(table_id, table, int(row.bot_seed))
+            self._append(conn, table_id, table, action, getattr(action, "seat", None))
+            return table, int(row.bot_seed)
+
+        played = self._transact(play)
+        if played is None:
+            return False
+        self._keep(table_id, *played)
         return True
 
 
@@ -725,6 +753,74 @@ def automatic_action(
         return None
     seed = int.from_bytes(hashlib.sha256(f"{bot_seed}:{table.number}".encode()).digest()[:8], "big")
     return table.bot_action(make_bot(label, seed))
+
+
+class _Waiting:
+    """One job waiting for a group commit, and then its outcome."""
+
+    def __init__(self, job: Callable[[Connection], Any]) -> None:
+        self.job = job
+        self.done = False
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+class _GroupCommit:
+    """The writes of one process's threads to SQLite, committed in groups.
+
+    SQLite has one writer at a time, and a durable commit (``synchronous=FULL``) waits for
+    the disk (an fsync: milliseconds). So the writes that arrive while a transaction is
+    being committed wait, and the next transaction takes all of them: each job runs in a
+    savepoint of its own (its failure undoes only its writes) and one commit makes them
+    all durable. A job's caller returns only after that commit. The thread that finds no
+    commit under way leads the next one; there is no thread of its own.
+    """
+
+    def __init__(self, begin: Callable[[], AbstractContextManager[Connection]]) -> None:
+        self._begin = begin
+        self._condition = threading.Condition()
+        self._waiting: list[_Waiting] = []
+        self._leading = False
+
+    def run(self, job: Callable[[Connection], T]) -> T:
+        mine = _Waiting(job)
+        with self._condition:
+            self._waiting.append(mine)
+            while self._leading and not mine.done:
+                self._condition.wait()
+            if not mine.done:
+                self._leading = True
+                group, self._waiting = self._waiting, []
+        if not mine.done:
+            try:
+                self._commit(group)
+            finally:
+                with self._condition:
+                    self._leading = False
+                    self._condition.notify_all()
+        if mine.error is not None:
+            raise mine.error
+        value: T = mine.value
+        return value
+
+    def _commit(self, group: list[_Waiting]) -> None:
+        try:
+            with self._begin() as conn:
+                for waiting in group:
+                    savepoint = conn.begin_nested()
+                    try:
+                        waiting.value = waiting.job(conn)
+                    except BaseException as error:
+                        savepoint.rollback()
+                        waiting.error = error
+                    else:
+                        savepoint.commit()
+        except BaseException as error:  # the commit failed: nothing of the group is written
+            for waiting in group:
+                waiting.error = error
+        finally:
+            for waiting in group:
+                waiting.done = True
 
 
 @contextmanager

@@ -185,7 +185,8 @@ class _EventStream(StreamingResponse):
 
     async def stream_response(self, send: Send) -> None:
         async def timed(message: Message) -> None:
-            await asyncio.wait_for(send(message), self._send_seconds)
+            async with asyncio.timeout(self._send_seconds):
+                await send(message)
 
         try:
             await super().stream_response(timed)
@@ -531,6 +532,19 @@ def create_app(
         except Exception as error:  # mapped to an answer, or raised again
             raise _failure(error) from None
 
+    async def seat_of(table_id: str, request: Request) -> int:
+        """The seat whose token the request carries (read from the database only the
+        first time this process sees the table)."""
+        token = _token(request)
+        try:
+            known = store().known_seat(table_id, token)
+        except Exception as error:
+            raise _failure(error) from None
+        if known is not None:
+            return known
+        found: int = await call(store().seat_of, table_id, token)
+        return found
+
     static = resources.files("high_society").joinpath("server", "static")
 
     @app.get("/", include_in_schema=False)
@@ -641,10 +655,10 @@ def create_app(
         responses={200: _schema_ref(payload_schema(), "The seat payload"), **_ERROR_RESPONSES},
     )
     async def payload(table_id: str, request: Request) -> JSONResponse:
-        seat = await call(store().seat_of, table_id, _token(request))
+        seat = await seat_of(table_id, request)
         table, _ = await call(store().load, table_id)
         since = _since(request, table.number)
-        return JSONResponse(await call(table.payload, seat, since))
+        return JSONResponse(table.payload(seat, since))
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -680,7 +694,7 @@ def create_app(
         },
     )
     async def act(table_id: str, request: Request) -> JSONResponse:
-        seat = await call(store().seat_of, table_id, _token(request))
+        seat = await seat_of(table_id, request)
         data = await _body(request, MAX_MOVE_BYTES)
         outcome = await call(store().submit, table_id, seat, data)
         if isinstance(outcome, Accepted):
@@ -701,7 +715,7 @@ def create_app(
         responses=_ERROR_RESPONSES,
     )
     async def events(table_id: str, request: Request) -> StreamingResponse:
-        seat = await call(store().seat_of, table_id, _token(request))
+        seat = await seat_of(table_id, request)
         status, number = await call(store().version, table_id)
         if status == "waiting":
             raise _Failure(409, "conflict", "TABLE_WAITING", "the table waits for players to join")
@@ -733,17 +747,20 @@ def create_app(
                     wake.clear()
                     known = notifier.latest(table_id)
                     if last < 0 or known is None or known > last:
-                        try:
-                            table, _ = await run_in_threadpool(store().load, table_id, known)
-                        except Exception as error:
-                            if not is_unavailable(error):
-                                raise
-                            # The database is away: the stream waits for it, and goes on.
-                            log.warning("a stream: %s", _first_line(error))
-                            table = None
+                        # A version just committed here is kept here: no read, no thread.
+                        kept = None if known is None else store().kept(table_id, known, shared=True)
+                        table = None if kept is None else kept[0]
+                        if table is None:
+                            try:
+                                table, _ = await run_in_threadpool(store().load, table_id, known)
+                            except Exception as error:
+                                if not is_unavailable(error):
+                                    raise
+                                # The database is away: the stream waits for it, and goes on.
+                                log.warning("a stream: %s", _first_line(error))
                         if table is not None and table.number > last:
                             start = since if last < 0 else last
-                            data = await run_in_threadpool(table.payload, seat, start)
+                            data = table.payload(seat, start)
                             text = json.dumps(data, separators=(",", ":"))
                             yield f"id: {table.number}\nevent: payload\ndata: {text}\n\n".encode()
                             last = table.number

@@ -456,21 +456,33 @@ class Store:
             table_id, row.status, row.version, tuple((r.kind, r.name, r.bot) for r in rows)
         )
 
+    def known_seat(self, table_id: str, token: object) -> int | None:
+        """:meth:`seat_of` from what this process keeps, without a read: ``None`` when it
+        does not know the table's tokens yet (cheap: call it from an event loop).
+
+        Raises:
+            Unauthorized: the table's tokens are known, and ``token`` is none of them.
+        """
+        with self._cache_lock:
+            known = self._tokens.get(table_id)
+        if known is None:
+            return None
+        if not _good_token(token):
+            raise Unauthorized
+        assert isinstance(token, str)
+        found = _match(hash_token(token), known)
+        if found is None:
+            raise Unauthorized
+        return found
+
     def seat_of(self, table_id: str, token: object) -> int:
         """The seat whose token ``token`` is, compared in constant time.
 
         Raises:
             NotFound, Unauthorized: no such table; no seat of it has that token.
         """
-        with self._cache_lock:
-            known = self._tokens.get(table_id)
-        if known is not None:  # every seat taken: no token will be added
-            if not _good_token(token):
-                raise Unauthorized
-            assert isinstance(token, str)
-            found = _match(hash_token(token), known)
-            if found is None:
-                raise Unauthorized
+        found = self.known_seat(table_id, token)
+        if found is not None:
             return found
         with self._read() as conn:
             exists = conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id)).first()
@@ -545,6 +557,21 @@ class Store:
             if len(self._cache) > _CACHE_TABLES:  # a bound on memory: drop the oldest
                 self._cache.pop(next(iter(self._cache)))
 
+    def kept(
+        self, table_id: str, at_least: int, *, shared: bool = False
+    ) -> tuple[Table, int] | None:
+        """The table (a private copy) and its bot seed from what this process keeps, when
+        that is at version ``at_least`` or later; else ``None``. No read: cheap. With
+        ``shared``, the kept table itself, to read and never to play on (nothing plays on
+        a kept table: a new one replaces it), so that the seats' payloads share its
+        public part."""
+        with self._cache_lock:
+            cached = self._cache.get(table_id)
+            seed = self._seeds.get(table_id)
+            if cached is not None and seed is not None and cached.number >= at_least:
+                return (cached if shared else cached.copy()), seed
+        return None
+
     def load(self, table_id: str, at_least: int | None = None) -> tuple[Table, int]:
         """The table (a private copy) and its bot seed. With ``at_least``, a version known
         to be committed (a notification's), the copy kept here serves when it is that
@@ -554,11 +581,9 @@ class Store:
             NotFound, Conflict: no such table; it waits for players.
         """
         if at_least is not None:
-            with self._cache_lock:
-                cached = self._cache.get(table_id)
-                seed = self._seeds.get(table_id)
-                if cached is not None and seed is not None and cached.number >= at_least:
-                    return cached.copy(), seed
+            kept = self.kept(table_id, at_least)
+            if kept is not None:
+                return kept
         with self._read() as conn:
             row = conn.execute(
                 sa.select(
@@ -806,6 +831,9 @@ class _GroupCommit:
     def _commit(self, group: list[_Waiting]) -> None:
         try:
             with self._begin() as conn:
+                if len(group) == 1:  # alone: its failure undoes the transaction
+                    group[0].value = group[0].job(conn)
+                    return
                 for waiting in group:
                     savepoint = conn.begin_nested()
                     try:
@@ -815,7 +843,7 @@ class _GroupCommit:
                         waiting.error = error
                     else:
                         savepoint.commit()
-        except BaseException as error:  # the commit failed: nothing of the group is written
+        except BaseException as error:  # a lone job or the commit failed: nothing is written
             for waiting in group:
                 waiting.error = error
         finally:

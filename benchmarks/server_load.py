@@ -37,10 +37,11 @@ import re
 import resource
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -193,7 +194,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 @contextmanager
-def servers(database: str, count: int, folder: Path) -> Iterator[list[Server]]:
+def servers(database: str, count: int, folder: Path, source: Path | None) -> Iterator[list[Server]]:
+    """``count`` server processes on ``database``; with ``source``, the package's code is
+    taken from that folder (an exported commit: the baseline)."""
+    env = None if source is None else {"PYTHONPATH": str(source)}
     started: list[Server] = []
     try:
         for i in range(count):
@@ -201,6 +205,7 @@ def servers(database: str, count: int, folder: Path) -> Iterator[list[Server]]:
                 Server(
                     lambda port: serve_command(port, database=database),
                     folder / f"server-{i}.log",
+                    env,
                 )
             )
         yield started
@@ -210,10 +215,15 @@ def servers(database: str, count: int, folder: Path) -> Iterator[list[Server]]:
 
 
 def run_one(
-    name: str, database: str, processes: int, args: argparse.Namespace, folder: Path
+    name: str,
+    database: str,
+    processes: int,
+    args: argparse.Namespace,
+    folder: Path,
+    source: Path | None = None,
 ) -> dict[str, Any]:
     """One configuration: servers up, clients play for ``args.seconds``, figures back."""
-    with servers(database, processes, folder) as running:
+    with servers(database, processes, folder, source) as running:
         bases = [server.base for server in running]
         before = [cpu_seconds(server.process.pid) for server in running]
         until = time.monotonic() + args.seconds
@@ -253,7 +263,9 @@ def run_one(
                 committed += len(validation.record.actions)
         latencies = sorted(x for t in tallies for x in t["latencies"])
         moves = sum(t["moves"] for t in tallies)
-        errors += [line for s in running for line in s.log_text().splitlines() if "Traceback" in line]
+        errors += [
+            line for s in running for line in s.log_text().splitlines() if "Traceback" in line
+        ]
     return {
         "name": name,
         "seconds": elapsed,
@@ -287,7 +299,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     lines = [
         f"{args.tables} tables at once, {SEATS} seats each, {args.seconds:g} s of new games "
         f"per run, {args.clients} client processes, {args.rounds} rounds; "
-        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}",
+        f"{os.cpu_count()} cores, Python {sys.version.split()[0]}"
+        + (f"; baseline: the server of {args.baseline}" if args.baseline else ""),
         "",
         "| configuration | round | actions/s | moves/s | p50 ms | p95 ms | p99 ms | errors "
         "| tables (all valid) | server CPU s | client CPU s | load |",
@@ -312,7 +325,9 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             f"- {name}: {statistics.median(r['actions_per_s'] for r in mine):,.0f} actions/s, "
             f"p99 {statistics.median(r['p99_ms'] for r in mine):.1f} ms"
         )
-    for a, b in (("postgresql-2", "postgresql-1"), ("postgresql-1", "sqlite-1")):
+    pairs = [("postgresql-2", "postgresql-1"), ("postgresql-1", "sqlite-1")]
+    pairs.append(("sqlite-1", "sqlite-1@baseline"))
+    for a, b in pairs:
         ratios = [
             rows[a]["actions_per_s"] / rows[b]["actions_per_s"]
             for rows in by_round.values()
@@ -338,6 +353,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only", action="append", default=None, help="run only this configuration (repeatable)"
     )
+    parser.add_argument(
+        "--baseline",
+        metavar="COMMIT",
+        default=None,
+        help="also run sqlite-1 with the server's code of COMMIT (git archive), side by side",
+    )
     args = parser.parse_args(argv)
     if not (1 <= args.tables <= 500 and 1 <= args.seconds <= 300 and 1 <= args.rounds <= 10):
         parser.error("--tables 1 to 500, --seconds 1 to 300, --rounds 1 to 10")
@@ -346,13 +367,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     wanted = args.only or ["sqlite-1", "postgresql-1", "postgresql-2"]
     folder = Path(tempfile.mkdtemp(prefix="hs-bench-server-"))
     results: list[dict[str, Any]] = []
+    source = None
     try:
+        if args.baseline:
+            source = folder / "baseline"
+            source.mkdir()
+            archive = subprocess.run(
+                ["git", "archive", args.baseline, "src"], capture_output=True, check=True
+            ).stdout
+            subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+            source = source / "src"
+            wanted = ["sqlite-1@baseline", *wanted]
         with ExitStack() as stack:
             cluster: Cluster | None = None
             if any(name.startswith("postgresql") for name in wanted):
                 binaries = os.environ.get("HIGH_SOCIETY_PG_BINARIES") or find_binaries()
                 if binaries is None:
-                    sys.exit("PostgreSQL is not installed: python3 tasks.py bench-server installs it")
+                    sys.exit(
+                        "PostgreSQL is not installed: python3 tasks.py bench-server installs it"
+                    )
                 cluster = stack.enter_context(Cluster.started(Path(binaries), durable=True))
             for round_ in range(1, args.rounds + 1):
                 for name in wanted:
@@ -363,9 +396,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     else:
                         assert cluster is not None
                         url = cluster.create_database(f"bench_{name.replace('-', '_')}_{round_}")
-                    processes = int(name.rsplit("-", 1)[1])
+                    base_name, _, of = name.partition("@")
+                    processes = int(base_name.rsplit("-", 1)[1])
                     print(f"running {name}, round {round_} ...", flush=True)
-                    result = run_one(name, url, processes, args, run_folder)
+                    code = source if of == "baseline" else None
+                    result = run_one(name, url, processes, args, run_folder, code)
                     result["round"] = round_
                     results.append(result)
                     print(json.dumps({k: v for k, v in result.items() if k != "error_samples"}))

@@ -84,7 +84,12 @@ def app_command(port: int, database: str, *, send_buffer: int = 0, **options: fl
 class Server:
     """A server process on 127.0.0.1 (see the module's description)."""
 
-    def __init__(self, command: Callable[[int], Sequence[str]], log: Path) -> None:
+    def __init__(
+        self,
+        command: Callable[[int], Sequence[str]],
+        log: Path,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log
@@ -95,6 +100,7 @@ class Server:
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
+            env=None if env is None else {**os.environ, **env},
         )
         try:
             wait_for(self.up, "the server answers")

@@ -710,9 +710,14 @@ def create_app(
         description=(
             'text/event-stream: an event "payload" (the seat payload, its id the table\'s '
             "number) now and after every action; since=N or Last-Event-ID: the history from "
-            "action N. Authorization: Bearer TOKEN. The stream ends after the game's end."
+            "action N. Authorization: Bearer TOKEN. The stream ends after the game's end, "
+            "or when its client has read nothing for a while. A seat has a few streams open "
+            "at most (429), a server a bounded number (503)."
         ),
-        responses=_ERROR_RESPONSES,
+        responses={
+            429: _schema_ref(_REFUSAL, "This seat has too many event streams open"),
+            **_ERROR_RESPONSES,
+        },
     )
     async def events(table_id: str, request: Request) -> StreamingResponse:
         seat = await seat_of(table_id, request)

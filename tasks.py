@@ -16,12 +16,17 @@ contracts with SECONDS of CPU per condition, default 60, one CrossHair process p
 JOBS at a time, default 1, and the boundary of ``state_problems`` around every explored
 state; not part of ``test``, about an hour), ``batch-diff [--steps N]`` (the
 long differential run of the batch engine against the reducer), ``bench-batch`` (its
-throughput beside the reducer; both docs/batch.md) and ``fuzz [EXAMPLES]`` (the long fuzz
+throughput beside the reducer; both docs/batch.md), ``bench-server [--tables N] [--seconds S]
+[--rounds R] [--baseline COMMIT]`` (the table server under load: bot clients over HTTP, on
+SQLite and on a throwaway PostgreSQL server with one and two server processes; not part of
+``test``; docs/performance.md) and ``fuzz [EXAMPLES]`` (the long fuzz
 run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
 worst-case inputs; not part of ``test``, which runs a short derandomised pass;
 docs/records.md) and ``pythons [VERSION...]`` (the test suite under the other Pythons the
 package's classifiers name, default 3.12 and 3.13, each in its own ``.venv-VERSION``; CI
-runs 3.11). Only the standard library is used here.
+runs 3.11). ``test`` and ``pytest`` start a throwaway PostgreSQL server for the table
+server's tests (tests/pg_cluster.py; Debian's ``postgresql`` is installed when missing) and
+remove it afterwards. Only the standard library is used here.
 """
 
 import contextlib
@@ -404,7 +409,8 @@ def main(argv: list[str]) -> None:
         # docs/performance.md: the table server under load, SQLite and PostgreSQL.
         setup("dev")
         binaries = postgres()
-        run(PY, "-m", "benchmarks.server_load", *rest, **({} if binaries is None else {"HIGH_SOCIETY_PG_BINARIES": str(binaries)}))
+        found = {} if binaries is None else {"HIGH_SOCIETY_PG_BINARIES": str(binaries)}
+        run(PY, "-m", "benchmarks.server_load", *rest, **found)
     elif task == "bench":
         setup("dev")
         bench(*rest)

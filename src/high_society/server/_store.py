@@ -19,10 +19,12 @@ version ``n``, and committed only if the version is still ``n`` (whoever compute
 they are the same: the deck's order is stored, and a bot's seed is derived from the
 table's bot seed and the action's number).
 
-On PostgreSQL each committed action also sends ``NOTIFY hs_actions, 'TABLE VERSION'``
-(delivered when the transaction commits, to every server process that listens:
-:meth:`Store.listen`). A notification is only a hint to look: the table's version is the
-cursor, so one lost while a listener reconnects costs nothing but a look at every table.
+On PostgreSQL each committed action also sends ``NOTIFY hs_actions, 'TABLE VERSION
+ACTION'`` (delivered when the transaction commits, to every server process that listens:
+:meth:`Store.listen`); a process whose copy of the table is one action behind plays the
+action on it, so its streams need no read. A notification is only a hint: the table's
+version is the cursor, so one lost while a listener reconnects costs nothing but a look at
+every table.
 """
 
 import hashlib
@@ -43,7 +45,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from high_society.actions import Action
 from high_society.bots import AnyBot
-from high_society.errors import InvalidConfigError
+from high_society.errors import HighSocietyError, InvalidConfigError
 from high_society.record import dumps_record
 from high_society.rules import CHANCE, to_act
 from high_society.serial import action_from_json, action_to_json
@@ -69,7 +71,7 @@ log = logging.getLogger("high_society.server")
 
 T = TypeVar("T")
 
-#: The PostgreSQL notification channel of committed actions (payload ``"TABLE VERSION"``).
+#: The PostgreSQL notification channel of committed actions (``"TABLE VERSION ACTION"``).
 CHANNEL = "hs_actions"
 #: The key of the advisory lock that serialises making the schema (PostgreSQL).
 _SCHEMA_LOCK = 0x4853_5343  # "HSSC"
@@ -659,8 +661,10 @@ class Store:
                 reconnected()
                 while not stop.is_set():
                     for note in connection.notifies(timeout=retry_seconds):
-                        table_id, _, version = note.payload.partition(" ")
+                        table_id, _, rest = note.payload.partition(" ")
+                        version, _, action = rest.partition(" ")
                         if version.isdigit():
+                            self._learn(table_id, int(version), action)
                             deliver(table_id, int(version))
             except Exception as error:
                 if not down:
@@ -670,6 +674,23 @@ class Store:
             finally:
                 with _quietly():
                     connection.close()
+
+    def _learn(self, table_id: str, version: int, action: str) -> None:
+        """Another process committed ``action`` (JSON) as the table's action ``version - 1``:
+        play it on the copy kept here when that is just before it, so that this process's
+        streams send it without a read. (The notification comes from the commit itself.)"""
+        with self._cache_lock:
+            cached = self._cache.get(table_id)
+            seed = self._seeds.get(table_id)
+            if cached is None or seed is None or cached.number != version - 1:
+                return
+            table = cached.copy()
+        try:
+            table.play(action_from_json(json.loads(action)))
+        except (HighSocietyError, ValueError) as error:  # a read sets the copy right
+            log.debug("table %s: notified action %s not played here: %s", table_id, version, error)
+            return
+        self._keep(table_id, table, seed)
 
     def record_text(self, table_id: str) -> str:
         """The game so far as a v1 record (JSON text).
@@ -697,11 +718,12 @@ class Store:
         self, conn: Connection, table_id: str, table: Table, action: Action, seat: int | None
     ) -> None:
         number = table.number - 1
+        text = json.dumps(action_to_json(action), separators=(",", ":"))
         conn.execute(
             actions.insert().values(
                 table_id=table_id,
                 number=number,
-                action=json.dumps(action_to_json(action), separators=(",", ":")),
+                action=text,
                 seat=seat,
                 at=time.time(),
             )
@@ -716,7 +738,8 @@ class Store:
         if moved.rowcount != 1:  # cannot happen under the lock: a guard all the same
             raise RuntimeError(f"table {table_id}: action {number} was written twice")
         if self.is_postgres:  # sent to the listeners when this transaction commits
-            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, f"{table_id} {number + 1}")))
+            note = f"{table_id} {number + 1} {text}"
+            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, note)))
 
     def submit(self, table_id: str, seat: int, move: bytes) -> Accepted | Refusal:
         """A person's move, committed before this returns when accepted.

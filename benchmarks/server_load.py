@@ -286,6 +286,12 @@ def run_one(
     }
 
 
+def per_action(result: dict[str, Any], key: str) -> str:
+    """CPU milliseconds per committed action: what waiting for a core does not change."""
+    actions = result["actions"]
+    return f"{1000 * result[key] / actions:.2f}" if actions else "-"
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -303,7 +309,7 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         + (f"; baseline: the server of {args.baseline}" if args.baseline else ""),
         "",
         "| configuration | round | actions/s | moves/s | p50 ms | p95 ms | p99 ms | errors "
-        "| tables (all valid) | server CPU s | client CPU s | load |",
+        "| tables (all valid) | server CPU ms/action | client CPU ms/action | load |",
         "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
     ]
     for r in results:
@@ -311,8 +317,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         lines.append(
             f"| {r['name']} | {r['round']} | {r['actions_per_s']:,.0f} | {r['moves_per_s']:,.0f} "
             f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} "
-            f"| {r['tables']} ({valid}) | {r['server_cpu_s']:.1f} | {r['client_cpu_s']:.1f} "
-            f"| {r['load_average']:.1f} |"
+            f"| {r['tables']} ({valid}) | {per_action(r, 'server_cpu_s')} "
+            f"| {per_action(r, 'client_cpu_s')} | {r['load_average']:.1f} |"
         )
     names = sorted({r["name"] for r in results}, key=[r["name"] for r in results].index)
     lines += ["", "Median over the rounds, and ratios within each round (then their median):", ""]
@@ -321,9 +327,11 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         by_round.setdefault(r["round"], {})[r["name"]] = r
     for name in names:
         mine = [r for r in results if r["name"] == name]
+        cpu = statistics.median(1000 * r["server_cpu_s"] / max(r["actions"], 1) for r in mine)
         lines.append(
             f"- {name}: {statistics.median(r['actions_per_s'] for r in mine):,.0f} actions/s, "
-            f"p99 {statistics.median(r['p99_ms'] for r in mine):.1f} ms"
+            f"p99 {statistics.median(r['p99_ms'] for r in mine):.1f} ms, "
+            f"server CPU {cpu:.2f} ms/action"
         )
     pairs = [("postgresql-2", "postgresql-1"), ("postgresql-1", "sqlite-1")]
     pairs.append(("sqlite-1", "sqlite-1@baseline"))

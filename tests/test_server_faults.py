@@ -46,6 +46,12 @@ TWO_PEOPLE_AND_A_BOT = {
         {"kind": "person", "name": "Ben"},
     ]
 }
+FIVE_SEATS = {
+    "seats": [
+        {"kind": "person", "name": "Ada"},
+        *({"kind": "bot", "bot": bot} for bot in ("heuristic", "random", "heuristic", "random")),
+    ]
+}
 ONE_PERSON = {
     "seats": [
         {"kind": "person", "name": "Ada"},
@@ -346,10 +352,13 @@ def test_a_client_gone_mid_stream_and_one_that_never_reads_leak_nothing_and_stal
     database: str, tmp_path: Path
 ) -> None:
     command: Callable[[int], list[str]] = lambda port: app_command(  # noqa: E731
-        port, database, send_buffer=4096, send_seconds=2.0, bot_delay=0.01
+        port, database, send_buffer=4096, send_seconds=2.0, bot_delay=0.05
     )
     with running(command, tmp_path / "s.log") as server:
-        table, tokens = make_table(server, ONE_PERSON)
+        # Five seats, a pause after each bot's move: about a hundred events of 3 KB or
+        # more, however the server groups them, far more than the buffers on the way
+        # (the server's 4 KiB and its event loop's 64 KiB, the client's 2 KiB) hold.
+        table, tokens = make_table(server, FIVE_SEATS)
         request = (
             f"GET /api/tables/{table}/events?since=0 HTTP/1.1\r\n"
             f"Host: 127.0.0.1\r\nAuthorization: Bearer {tokens[0]}\r\n\r\n"

@@ -22,7 +22,6 @@ import pwd
 import shutil
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -189,20 +188,12 @@ class Cluster:
         finally:
             shutil.rmtree(self.root, ignore_errors=True)
 
-    def log(self) -> str:
-        """The server's log so far (for a failing test's message)."""
-        path = self.root / "server.log"
-        return path.read_text(errors="replace") if path.exists() else ""
-
     # --- Databases ----------------------------------------------------------------------------
 
     def create_database(self, name: str) -> str:
         """Make a new, empty database; return its URL."""
         self.psql(f'CREATE DATABASE "{name}"')
         return self.url(name)
-
-    def drop_database(self, name: str) -> None:
-        self.psql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def psql(self, sql: str) -> str:
         """Run one SQL command as the superuser; return its output."""
@@ -249,16 +240,3 @@ def from_environment() -> Cluster | None:
     """The test run's cluster, when ``tasks.py`` started one (:data:`ENVIRONMENT`)."""
     text = os.environ.get(ENVIRONMENT)
     return Cluster.from_json(text) if text else None
-
-
-def wait_until_ready(cluster: Cluster, seconds: float = 120) -> None:
-    """Wait until the server answers a query."""
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            cluster.psql("SELECT 1")
-            return
-        except RuntimeError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.2)

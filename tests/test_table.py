@@ -251,7 +251,7 @@ def test_the_payloads_bids_are_the_fewest_cards_for_each_total_of_the_legal_bids
     from high_society import legal_actions
 
     compared = 0
-    for seed in range(12):
+    for seed in range(6):
         table = Table([Seat("Ada"), Seat("Ben"), Seat("Cy"), Seat("Di")], seed=seed)
         bots = [RandomBot(seed * 4 + i) for i in range(4)]
         while not table.is_over:
@@ -271,4 +271,4 @@ def test_the_payloads_bids_are_the_fewest_cards_for_each_total_of_the_legal_bids
                 assert legal["bids"] == [{"total": t, "cards": fewest[t]} for t in sorted(fewest)]
                 compared += 1
             table.play(bots[actor].choose(table.state))
-    assert compared > 300
+    assert compared > 150

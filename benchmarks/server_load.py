@@ -50,7 +50,7 @@ import httpx2
 
 from high_society.record import validate_record
 from tests.pg_cluster import Cluster, find_binaries
-from tests.server_processes import Server, serve_command
+from tests.server_processes import Server, random_move, serve_command
 
 #: Seats per table.
 SEATS = 3
@@ -69,19 +69,6 @@ class Tally:
         self.latencies: list[float] = []
         self.errors: list[str] = []
         self.finished: list[tuple[str, str]] = []  # (table, base URL)
-
-
-def choose(seen: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A random legal move for the seat to act, from its payload."""
-    seat = seen["seat"]
-    legal = seen["legal"]
-    if legal["discards"]:
-        action = {"type": "discard", "player": seat, "card": rng.choice(legal["discards"])}
-    elif legal["bids"] and (not legal["pass"] or rng.random() < 0.35):
-        action = {"type": "bid", "player": seat, "cards": rng.choice(legal["bids"])["cards"]}
-    else:
-        action = {"type": "pass", "player": seat}
-    return {"action": action, "number": seen["number"]}
 
 
 async def seat_client(
@@ -111,7 +98,7 @@ async def seat_client(
             seen = json.loads(data)
             if seen["to_act"] != seen["seat"]:
                 continue
-            move = choose(seen, rng)
+            move = random_move(seen, rng)
             start = time.perf_counter()
             answer = await client.post(
                 f"{base}/api/tables/{table}/actions", json=move, headers=headers

@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
+from high_society.server import create_app
 from tests.pg_cluster import Cluster, find_binaries, from_environment
 
 #: The stores every server test runs on.
@@ -49,3 +51,10 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path}/tables.sqlite3"
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture
+def client(database: str) -> Iterator[TestClient]:
+    """An ASGI test client of the table server on each store (bots swept every 0.2 s)."""
+    with TestClient(create_app(database, sweep_seconds=0.2)) as made:
+        yield made

@@ -9,6 +9,7 @@ bounds; nothing here measures time.
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -19,8 +20,17 @@ import urllib.request
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-__all__ = ["Server", "app_command", "free_port", "running", "serve_command", "wait_for"]
+__all__ = [
+    "Server",
+    "app_command",
+    "free_port",
+    "random_move",
+    "running",
+    "serve_command",
+    "wait_for",
+]
 
 #: The JSON of an answer, or its text when it is not JSON.
 Body = object
@@ -170,3 +180,17 @@ def running(command: Callable[[int], Sequence[str]], log: Path) -> Iterator[Serv
         yield server
     finally:
         server.stop()
+
+
+def random_move(seen: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """What a random client sends for the seat to act: a numbered move chosen among its
+    payload's legal actions (a bid about a third of the time it may pass)."""
+    seat = seen["seat"]
+    legal = seen["legal"]
+    if legal["discards"]:
+        action = {"type": "discard", "player": seat, "card": rng.choice(legal["discards"])}
+    elif legal["bids"] and (not legal["pass"] or rng.random() < 0.35):
+        action = {"type": "bid", "player": seat, "cards": rng.choice(legal["bids"])["cards"]}
+    else:
+        action = {"type": "pass", "player": seat}
+    return {"action": action, "number": seen["number"]}

@@ -7,7 +7,7 @@ at once, and its schema made once by stores starting together."""
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +34,6 @@ THREE = {
         {"kind": "bot", "bot": "random"},
     ]
 }
-
-
-@pytest.fixture
-def client(database: str) -> Iterator[TestClient]:
-    with TestClient(create_app(database, sweep_seconds=0.2)) as made:
-        yield made
 
 
 def wait_for(check: Callable[[], bool], what: str) -> None:

@@ -30,7 +30,14 @@ import pytest
 
 from high_society.record import validate_record
 from tests.pg_cluster import Cluster
-from tests.server_processes import Server, app_command, running, serve_command, wait_for
+from tests.server_processes import (
+    Server,
+    app_command,
+    random_move,
+    running,
+    serve_command,
+    wait_for,
+)
 
 THREE_PEOPLE = {
     "seats": [
@@ -69,19 +76,6 @@ def make_table(server: Server, body: object) -> tuple[str, dict[int, str]]:
     return made["table"], {s["seat"]: s["token"] for s in made["seats"]}
 
 
-def choose(seen: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A move for the seat to act, from its payload's legal actions (a random client)."""
-    seat = seen["seat"]
-    legal = seen["legal"]
-    if legal["discards"]:
-        action = {"type": "discard", "player": seat, "card": rng.choice(legal["discards"])}
-    elif legal["bids"] and (not legal["pass"] or rng.random() < 0.4):
-        action = {"type": "bid", "player": seat, "cards": rng.choice(legal["bids"])["cards"]}
-    else:
-        action = {"type": "pass", "player": seat}
-    return {"action": action, "number": seen["number"]}
-
-
 def payload(server: Server, table: str, token: str) -> dict[str, Any]:
     status, seen = server.call("GET", f"/api/tables/{table}/payload", token=token)
     assert status == 200, seen
@@ -111,7 +105,7 @@ def play_to_end(
             return
         mine = payload(server, table, tokens[seen["to_act"]])
         status, answer = server.call(
-            "POST", f"/api/tables/{table}/actions", choose(mine, rng), tokens[seen["to_act"]]
+            "POST", f"/api/tables/{table}/actions", random_move(mine, rng), tokens[seen["to_act"]]
         )
         assert status == 200, answer
     raise AssertionError(f"table {table} did not end within {moves} moves")
@@ -169,7 +163,7 @@ def test_a_server_killed_while_tables_play_through_it_loses_no_acknowledged_acti
                                 time.sleep(0.02)  # the server's bot or dealer
                                 continue
                             token = tokens[seen["to_act"]]
-                            move = choose(payload(server, table, token), rng)
+                            move = random_move(payload(server, table, token), rng)
                             status, answer = server.call(
                                 "POST", f"/api/tables/{table}/actions", move, token
                             )
@@ -247,7 +241,7 @@ def test_the_database_restarted_under_a_running_server_gives_clean_503s_then_rec
         wait_for(lambda: bool(numbers), "the stream's first event")
         postgres.halt()
         try:
-            move = choose(seen, rng)
+            move = random_move(seen, rng)
             for method, path, body, token in (
                 ("POST", f"/api/tables/{table}/actions", move, tokens[0]),
                 ("GET", f"/api/tables/{table}/payload", None, tokens[0]),
@@ -301,7 +295,7 @@ def test_the_same_move_sent_at_once_to_two_processes_is_played_once(
             seen = turn(second, table, tokens)
             assert seen["to_act"] is not None
             token = tokens[seen["to_act"]]
-            move = choose(payload(second, table, token), rng)
+            move = random_move(payload(second, table, token), rng)
             start = threading.Barrier(2)
             answers: list[tuple[int, object]] = []
             senders = [

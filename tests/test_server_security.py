@@ -29,9 +29,9 @@ from high_society.bots import Seen
 from high_society.observation import view
 from high_society.record import loads_record, replay
 from high_society.rules import apply, new_game
-from high_society.server import create_app
 from high_society.server._store import Store, Unauthorized
 from high_society.table import Seat, seat_payload
+from tests.server_processes import random_move
 
 THREE = {
     "seats": [
@@ -40,12 +40,6 @@ THREE = {
         {"kind": "bot", "bot": "random"},
     ]
 }
-
-
-@pytest.fixture
-def client(database: str) -> Iterator[TestClient]:
-    with TestClient(create_app(database, sweep_seconds=0.2)) as made:
-        yield made
 
 
 def auth(token: str) -> dict[str, str]:
@@ -187,16 +181,9 @@ def play_and_check_payloads(client: TestClient, seed: int) -> int:
         ).json()
         if seen["number"] != number or seen["to_act"] != to_act:
             continue
-        legal = seen["legal"]
-        if legal["discards"]:
-            action = {"type": "discard", "player": to_act, "card": rng.choice(legal["discards"])}
-        elif legal["bids"] and (not legal["pass"] or rng.random() < 0.4):
-            action = {"type": "bid", "player": to_act, "cards": rng.choice(legal["bids"])["cards"]}
-        else:
-            action = {"type": "pass", "player": to_act}
         answer = client.post(
             f"/api/tables/{table}/actions",
-            json={"action": action, "number": number},
+            json=random_move(seen, rng),
             headers=auth(tokens[to_act]),
         )
         assert answer.status_code == 200, answer.text

@@ -228,13 +228,23 @@ def _good_token(token: object) -> bool:
 _CACHE_TABLES = 2048
 
 
-def _match(given: str, hashes: dict[str, int]) -> int | None:
-    """The seat whose stored hash is ``given``: every hash is compared, each in constant
-    time, so the time taken says nothing of which one matched or how much of it."""
+def _seat_by_token(token: object, hashes: dict[str, int]) -> int:
+    """The seat whose stored hash is the token's: every hash is compared, each in constant
+    time, so the time taken says nothing of which one matched or how much of it.
+
+    Raises:
+        Unauthorized: a malformed token, or none of ``hashes``.
+    """
+    if not _good_token(token):
+        raise Unauthorized
+    assert isinstance(token, str)
+    given = hash_token(token).encode()
     found = None
     for stored, seat in hashes.items():
-        if hmac.compare_digest(given.encode(), stored.encode()) and found is None:
+        if hmac.compare_digest(given, stored.encode()) and found is None:
             found = seat
+    if found is None:
+        raise Unauthorized
     return found
 
 
@@ -469,13 +479,7 @@ class Store:
             known = self._tokens.get(table_id)
         if known is None:
             return None
-        if not _good_token(token):
-            raise Unauthorized
-        assert isinstance(token, str)
-        found = _match(hash_token(token), known)
-        if found is None:
-            raise Unauthorized
-        return found
+        return _seat_by_token(token, known)
 
     def seat_of(self, table_id: str, token: object) -> int:
         """The seat whose token ``token`` is, compared in constant time.
@@ -501,13 +505,7 @@ class Store:
                 self._tokens[table_id] = hashes
                 if len(self._tokens) > _CACHE_TABLES:
                     self._tokens.pop(next(iter(self._tokens)))
-        if not _good_token(token):
-            raise Unauthorized
-        assert isinstance(token, str)
-        found = _match(hash_token(token), hashes)
-        if found is None:
-            raise Unauthorized
-        return found
+        return _seat_by_token(token, hashes)
 
     # --- Reading a game ---------------------------------------------------------------------
 

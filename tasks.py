@@ -39,6 +39,7 @@ import tempfile
 import venv
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -210,9 +211,12 @@ def test() -> None:
         sys.exit(code)
 
 
-#: What the installed wheel's check needs beside the package: its doctests import the
-#: optional adapters and the batch engine, so they come with the wheel's own extras.
-WHEEL_EXTRAS = "batch,openspiel,pettingzoo"
+#: Extras that are tools for working on the project, not parts of the package: the wheel's
+#: check installs every other extra, since the modules' doctests import them.
+TOOL_EXTRAS = {"dev", "mutation"}
+#: What the doctests themselves run with (the server's example calls it through
+#: Starlette's test client, which needs httpx2), pinned as in the ``dev`` extra.
+WHEEL_TOOLS = {"pytest", "hypothesis", "httpx2"}
 
 
 def wheel() -> None:
@@ -237,8 +241,9 @@ def wheel() -> None:
         env = work / "venv"
         venv.EnvBuilder(with_pip=True).create(env)
         py = env / ("Scripts" if os.name == "nt" else "bin") / "python"
-        tools = [line for line in _dev_pins() if line.split("==")[0] in {"pytest", "hypothesis"}]
-        run(py, "-m", "pip", "install", "--quiet", f"{wheels[0]}[{WHEEL_EXTRAS}]", *tools)
+        extras = ",".join(sorted(set(_project()["optional-dependencies"]) - TOOL_EXTRAS))
+        tools = [line for line in _dev_pins() if line.split("==")[0] in WHEEL_TOOLS]
+        run(py, "-m", "pip", "install", "--quiet", f"{wheels[0]}[{extras}]", *tools)
         # Run from inside the new environment, so that the source tree is not on the path.
         pages = work / "docs"
         shutil.copytree(ROOT / "docs", pages, ignore=shutil.ignore_patterns("_build", "*.py"))
@@ -281,12 +286,17 @@ print(f"the wheel holds all {len(files(source))} files of the package, from {ins
 """
 
 
-def _dev_pins() -> list[str]:
-    """The ``dev`` extra's pinned requirements, as pyproject.toml lists them."""
+def _project() -> dict[str, Any]:
+    """The ``[project]`` table of pyproject.toml."""
     import tomllib
 
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return [r for r in project["optional-dependencies"]["dev"] if "==" in r]
+    table: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    return table
+
+
+def _dev_pins() -> list[str]:
+    """The ``dev`` extra's pinned requirements, as pyproject.toml lists them."""
+    return [r for r in _project()["optional-dependencies"]["dev"] if "==" in r]
 
 
 def _export(into: Path) -> None:

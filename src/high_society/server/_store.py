@@ -294,9 +294,16 @@ class Store:
                 _sqlite_transactions(self.engine, busy_seconds)
             else:
                 # A pool as large as the thread pool that calls it (anyio's 40), so a
-                # request never waits for a connection while a thread is free.
+                # request never waits for a connection while a thread is free; a database
+                # host that does not answer fails a connection in 10 s (libpq waits forever).
+                given = sa.engine.make_url(self.url).query
                 self.engine = sa.create_engine(
-                    self.url, pool_pre_ping=True, pool_size=20, max_overflow=20, pool_timeout=10
+                    self.url,
+                    pool_pre_ping=True,
+                    pool_size=20,
+                    max_overflow=20,
+                    pool_timeout=10,
+                    connect_args={} if "connect_timeout" in given else {"connect_timeout": 10},
                 )
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as error:
             raise InvalidConfigError(f"cannot use the database URL: {error}") from None
@@ -640,6 +647,7 @@ class Store:
             raise InvalidConfigError("only PostgreSQL delivers notifications")
         dialect = self.engine.dialect
         cargs, cparams = dialect.create_connect_args(self.engine.url)
+        cparams.setdefault("connect_timeout", 10)
         down = False
         while not stop.is_set():
             try:

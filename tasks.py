@@ -16,14 +16,20 @@ contracts with SECONDS of CPU per condition, default 60, one CrossHair process p
 JOBS at a time, default 1, and the boundary of ``state_problems`` around every explored
 state; not part of ``test``, about an hour), ``batch-diff [--steps N]`` (the
 long differential run of the batch engine against the reducer), ``bench-batch`` (its
-throughput beside the reducer; both docs/batch.md) and ``fuzz [EXAMPLES]`` (the long fuzz
+throughput beside the reducer; both docs/batch.md), ``bench-server [--tables N] [--seconds S]
+[--rounds R] [--baseline COMMIT]`` (the table server under load: bot clients over HTTP, on
+SQLite and on a throwaway PostgreSQL server with one and two server processes; not part of
+``test``; docs/performance.md) and ``fuzz [EXAMPLES]`` (the long fuzz
 run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
 worst-case inputs; not part of ``test``, which runs a short derandomised pass;
 docs/records.md) and ``pythons [VERSION...]`` (the test suite under the other Pythons the
 package's classifiers name, default 3.12 and 3.13, each in its own ``.venv-VERSION``; CI
-runs 3.11). Only the standard library is used here.
+runs 3.11). ``test`` and ``pytest`` start a throwaway PostgreSQL server for the table
+server's tests (tests/pg_cluster.py; Debian's ``postgresql`` is installed when missing) and
+remove it afterwards. Only the standard library is used here.
 """
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -31,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import venv
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +91,45 @@ def browser() -> None:
     env = {"DEBIAN_FRONTEND": "noninteractive"}
     run("apt-get", "update", "-qq", **env)
     run("apt-get", "install", "-y", "-qq", "chromium", **env)
+
+
+def postgres() -> Path | None:
+    """The folder of Debian's PostgreSQL binaries, for the throwaway server of the tests and
+    the server benchmark (tests/pg_cluster.py): the ``postgresql`` package is installed
+    with apt-get when missing (CI runs as root). ``None`` where it cannot be had."""
+    from tests.pg_cluster import find_binaries
+
+    found = find_binaries()
+    if found is not None:
+        return found
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        print("PostgreSQL is missing and cannot be installed here")
+        return None
+    env = {"DEBIAN_FRONTEND": "noninteractive"}
+    run("apt-get", "update", "-qq", **env)
+    run("apt-get", "install", "-y", "-qq", "postgresql", **env)
+    return find_binaries()
+
+
+@contextlib.contextmanager
+def postgres_server(*, durable: bool = False) -> Iterator[None]:
+    """A throwaway PostgreSQL server for the block (initdb in a temporary directory, a Unix
+    socket there and no TCP port, an unprivileged user), named to the tests in the
+    environment; stopped and its directory removed afterwards, even on failure. Without
+    PostgreSQL, its tests fail under CI (``CI`` set) and are skipped elsewhere."""
+    from tests.pg_cluster import ENVIRONMENT, Cluster
+
+    binaries = postgres()
+    if binaries is None:
+        yield
+        return
+    print(f"$ (a throwaway PostgreSQL server from {binaries})", flush=True)
+    with Cluster.started(binaries, durable=durable) as cluster:
+        os.environ[ENVIRONMENT] = cluster.to_json()
+        try:
+            yield
+        finally:
+            del os.environ[ENVIRONMENT]
 
 
 def lint() -> None:
@@ -144,7 +190,9 @@ def test() -> None:
             lint()
             typecheck()
             # The same Hypothesis profile as CI (conftest.py): 500 examples, derandomised.
-            pytest("--hypothesis-profile=ci")
+            # The server's tests run on SQLite and on this PostgreSQL server.
+            with postgres_server():
+                pytest("--hypothesis-profile=ci")
             docs()
             # The release: the built wheel, installed alone, passes its doctests and demo.
             wheel()
@@ -365,7 +413,14 @@ def main(argv: list[str]) -> None:
         {"lint": lint, "typecheck": typecheck, "docs": docs}[task]()
     elif task == "pytest":
         setup("dev")
-        pytest(*rest)
+        with postgres_server():
+            pytest(*rest)
+    elif task == "bench-server":
+        # docs/performance.md: the table server under load, SQLite and PostgreSQL.
+        setup("dev")
+        binaries = postgres()
+        found = {} if binaries is None else {"HIGH_SOCIETY_PG_BINARIES": str(binaries)}
+        run(PY, "-m", "benchmarks.server_load", *rest, **found)
     elif task == "bench":
         setup("dev")
         bench(*rest)

@@ -1,20 +1,30 @@
-"""The table server's HTTP API, through an ASGI test client on a real SQLite database: making
-and joining tables, tokens, moves and their refusals as HTTP statuses, retries, bounded
-requests, the record, the OpenAPI schema; and the data layer's exactly-once writes from
-several stores (as from several processes) at once."""
+"""The table server's HTTP API, through an ASGI test client on each real store (SQLite, and a
+PostgreSQL server started for the test run: tests/conftest.py): making and joining tables,
+tokens, moves and their refusals as HTTP statuses, retries, bounded requests, the record,
+the OpenAPI schema, pushed updates (from this process and from another), bounded streams;
+and the data layer's exactly-once writes from several stores (as from several processes)
+at once, and its schema made once by stores starting together."""
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from high_society.errors import InvalidConfigError
 from high_society.record import validate_record
 from high_society.server import create_app
-from high_society.server._store import Store, hash_token
+from high_society.server._store import (
+    SCHEMA_VERSION,
+    Store,
+    hash_token,
+    normalise_url,
+    schema_table,
+)
 from high_society.table import Accepted, Refusal
 
 THREE = {
@@ -24,12 +34,6 @@ THREE = {
         {"kind": "bot", "bot": "random"},
     ]
 }
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(f"sqlite:///{tmp_path}/t.sqlite3", sweep_seconds=0.2)) as made:
-        yield made
 
 
 def wait_for(check: Callable[[], bool], what: str) -> None:
@@ -257,9 +261,9 @@ def test_the_openapi_schema_describes_the_api(client: TestClient) -> None:
     assert client.get("/static/app.js").status_code == 200
 
 
-def test_several_stores_on_one_database_apply_each_action_once_in_order(tmp_path: Path) -> None:
+def test_several_stores_on_one_database_apply_each_action_once_in_order(database: str) -> None:
     # Each Store is what one server process has: its own engine and cache.
-    url = f"sqlite:///{tmp_path}/shared.sqlite3"
+    url = database
     first = Store(url)
     table, tokens = first.create(
         [("person", "Ada", None), ("person", "Ben", None), ("person", "Cy", None)]
@@ -287,10 +291,146 @@ def test_several_stores_on_one_database_apply_each_action_once_in_order(tmp_path
         thread.start()
     for thread in threads:
         thread.join(60)
-    final, _ = Store(url).load(table)
+    reader = Store(url)
+    final, _ = reader.load(table)
+    reader.close()
     fresh = [o for o in outcomes if isinstance(o, Accepted) and not o.duplicate]
     assert sorted(o.number for o in fresh) == list(range(1, final.number))
     assert validate_record(final.record()).valid
     assert hash_token(tokens[0][1]) != tokens[0][1]
     for store in stores:
         store.close()
+
+
+def test_stores_starting_together_make_the_schema_once(database: str) -> None:
+    made: list[Store] = []
+    failed: list[BaseException] = []
+    lock = threading.Lock()
+
+    def start() -> None:
+        try:
+            store = Store(database)
+        except BaseException as error:
+            with lock:
+                failed.append(error)
+            return
+        with lock:
+            made.append(store)
+
+    threads = [threading.Thread(target=start) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    try:
+        assert failed == []
+        assert len(made) == 6
+        with made[0].engine.connect() as conn:
+            rows = conn.execute(sa.select(schema_table.c.version)).scalars().all()
+        assert rows == [SCHEMA_VERSION]
+    finally:
+        for store in made:
+            store.close()
+
+
+def test_a_database_of_another_schema_version_or_a_bad_url_is_refused_clearly(
+    database: str,
+) -> None:
+    store = Store(database)
+    with store.engine.begin() as conn:
+        conn.execute(schema_table.update().values(version=SCHEMA_VERSION + 1))
+    store.close()
+    with pytest.raises(InvalidConfigError, match="schema version 2"):
+        Store(database)
+    for bad in ("not a url", "nosuchdb://x/y", "sqlite+nosuchdriver:///x"):
+        with pytest.raises(InvalidConfigError, match="URL"):
+            Store(bad)
+
+
+def test_postgresql_urls_name_psycopg(postgres_url: str) -> None:
+    plain = postgres_url.replace("postgresql+psycopg://", "postgresql://", 1)
+    wanted = sa.engine.make_url(postgres_url)
+    assert sa.engine.make_url(normalise_url(plain)) == wanted
+    assert sa.engine.make_url(normalise_url(plain.replace("postgresql", "postgres", 1))) == wanted
+    store = Store(plain)  # what `high-society serve --database postgresql://...` passes
+    try:
+        assert store.is_postgres
+        assert store.engine.dialect.driver == "psycopg"
+    finally:
+        store.close()
+
+
+def test_an_action_committed_by_another_process_is_pushed_to_this_ones_streams(
+    database: str,
+) -> None:
+    # Two applications on one database: two server processes. A stream opened on one is
+    # told of a move made through the other (PostgreSQL: NOTIFY; SQLite: the poll).
+    with (
+        TestClient(create_app(database, sweep_seconds=0.2, poll_seconds=0.1)) as here,
+        TestClient(create_app(database, sweep_seconds=0.2, poll_seconds=0.1)) as there,
+    ):
+        table, token = made(here)
+        seen = my_turn(here, table, token)
+        url = f"/api/tables/{table}/events?since={seen['number']}"
+        with here.stream("GET", url, headers=auth(token)) as stream:
+            lines = stream.iter_lines()
+            first = next(line for line in lines if line.startswith("data: "))
+            assert f'"number":{seen["number"]}' in first
+            answer = there.post(
+                f"/api/tables/{table}/actions",
+                json={"action": {"type": "pass", "player": 0}, "number": seen["number"]},
+                headers=auth(token),
+            )
+            assert answer.status_code == 200, answer.text
+            later = next(line for line in lines if line.startswith("data: "))
+            assert '{"type":"pass","player":0}' in later
+            assert f'"since":{seen["number"]}' in later
+
+
+def test_a_seat_has_a_bounded_number_of_streams_and_a_closed_one_is_released(
+    database: str,
+) -> None:
+    app = create_app(database, sweep_seconds=0.2, max_seat_streams=2, max_streams=3)
+    with TestClient(app) as client:
+        table, token = made(client)
+        my_turn(client, table, token)
+        other, other_token = made(client)
+        my_turn(client, other, other_token)
+        url = f"/api/tables/{table}/events"
+        with (
+            client.stream("GET", url, headers=auth(token)) as one,
+            client.stream("GET", url, headers=auth(token)) as two,
+        ):
+            assert (one.status_code, two.status_code) == (200, 200)
+            assert client.get("/api/health").json()["streams"] == 2
+            third = client.get(url, headers=auth(token))
+            assert (third.status_code, third.json()["code"]) == (429, "TOO_MANY_STREAMS")
+            with client.stream(
+                "GET", f"/api/tables/{other}/events", headers=auth(other_token)
+            ) as three:
+                assert three.status_code == 200
+                full = client.get(f"/api/tables/{other}/events", headers=auth(other_token))
+                assert full.status_code == 503
+                assert full.headers["retry-after"] == "1"
+        wait_for(lambda: client.get("/api/health").json()["streams"] == 0, "streams released")
+        with client.stream("GET", url, headers=auth(token)) as again:
+            assert again.status_code == 200
+
+
+def test_serve_tells_a_database_it_cannot_use_in_one_line_without_its_password(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from high_society.cli import main
+
+    unreachable = f"postgresql://ada:s3cret@/tables?host={tmp_path}"  # no server listens there
+    for url, reason in (
+        (unreachable, "cannot use the database"),
+        ("not a url", "must be a URL"),
+        ("nosuchdb://x/y", "cannot use the database URL"),
+    ):
+        assert main(["serve", "--database", url, "--port", "18555"]) == 1
+        error = capsys.readouterr().err
+        assert error.startswith("high-society: "), error
+        assert reason in error
+        assert "s3cret" not in error
+        assert "Traceback" not in error

@@ -10,15 +10,8 @@ Waits are on conditions, with generous bounds; no verdict depends on timing.
 import json
 import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
 import tempfile
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,81 +19,12 @@ import pytest
 
 from high_society.record import replay, validate_record
 from high_society.serial import score_to_json
+from tests.server_processes import Server, serve_command, wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent
 #: Set to a folder (docs/images) to keep the browser's screenshots there.
 SHOTS = os.environ.get("HIGH_SOCIETY_SCREENSHOTS")
-
-
-def wait_for(check: Callable[[], bool], what: str, seconds: float = 90) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"never happened within {seconds} s: {what}")
-        time.sleep(0.05)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
-    """``high-society serve`` in a process of its own, on a free port of 127.0.0.1."""
-
-    def __init__(self, data: Path, bot_delay: float) -> None:
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log = open(data / f"server-{self.port}.log", "wb")  # noqa: SIM115 (closed in stop)
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "high_society", "serve", "--port", str(self.port),
-             "--data-dir", str(data), "--bot-delay", str(bot_delay)],
-            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
-        wait_for(self.up, "the server answers")
-
-    def up(self) -> bool:
-        assert self.process.poll() is None, "the server stopped"
-        try:
-            return self.call("GET", "/api/health")[0] == 200
-        except OSError:
-            return False
-
-    def call(
-        self, method: str, path: str, body: object = None, token: str | None = None
-    ) -> tuple[int, object]:
-        data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method)
-        request.add_header("Content-Type", "application/json")
-        if token:
-            request.add_header("Authorization", f"Bearer {token}")
-        try:
-            with urllib.request.urlopen(request, timeout=30) as answer:
-                text = answer.read()
-                status = answer.status
-        except urllib.error.HTTPError as error:
-            text, status = error.read(), error.code
-        return status, json.loads(text) if text.strip().startswith((b"{", b"[")) else text
-
-    def kill(self) -> None:
-        """SIGKILL, as a crash would."""
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(30)
-        self.log.close()
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(30)
-        self.log.close()
 
 
 @pytest.fixture
@@ -112,9 +36,16 @@ def data() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def start(data: Path, bot_delay: float = 0.0) -> Server:
+    return Server(
+        lambda port: serve_command(port, data_dir=data, bot_delay=bot_delay),
+        data / "server.log",
+    )
+
+
 @contextmanager
 def serving(data: Path, bot_delay: float = 0.0) -> Iterator[Server]:
-    server = Server(data, bot_delay)
+    server = start(data, bot_delay)
     try:
         yield server
     finally:
@@ -140,7 +71,7 @@ def test_a_server_killed_mid_game_resumes_every_table_and_loses_no_acknowledged_
 ) -> None:
     acknowledged: dict[str, dict[int, object]] = {}
     tokens: dict[str, str] = {}
-    server = Server(data, bot_delay=0.05)
+    server = start(data, bot_delay=0.05)
     try:
         for bots in (("heuristic", "random"), ("random", "search"), ("heuristic", "heuristic")):
             status, made = server.call(

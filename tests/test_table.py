@@ -243,3 +243,32 @@ def test_every_library_error_has_a_json_form_with_its_own_code() -> None:
     assert error_to_json(RecordError("NOT_JSON", "m", path="$.a", index=2))["path"] == "$.a"
     with pytest.raises(RecordError):
         error_to_json(ValueError("x"))  # type: ignore[arg-type]
+
+
+def test_the_payloads_bids_are_the_fewest_cards_for_each_total_of_the_legal_bids() -> None:
+    # The payload's bids are worked out once per hand and set of legal bids, and kept: here
+    # against a plain reading of the legal actions, over many games (most are looked up).
+    from high_society import legal_actions
+
+    compared = 0
+    for seed in range(6):
+        table = Table([Seat("Ada"), Seat("Ben"), Seat("Cy"), Seat("Di")], seed=seed)
+        bots = [RandomBot(seed * 4 + i) for i in range(4)]
+        while not table.is_over:
+            actor = table.state.turn
+            if table.state.phase.value == "reveal":
+                table.reveal()
+                continue
+            if table.state.phase.value == "auction":
+                fewest: dict[int, list[int]] = {}
+                face_up = table.state.players[actor].bid
+                for bid in legal_actions(table.state).bids():
+                    total = face_up + bid.total
+                    if total not in fewest or len(bid.cards) < len(fewest[total]):
+                        fewest[total] = sorted(bid.cards)
+                legal = table.payload(actor)["legal"]
+                assert isinstance(legal, dict)
+                assert legal["bids"] == [{"total": t, "cards": fewest[t]} for t in sorted(fewest)]
+                compared += 1
+            table.play(bots[actor].choose(table.state))
+    assert compared > 150

@@ -270,8 +270,10 @@ class Table:
         self._meta = meta
         self._names = tuple(seat.name for seat in seats)
         self._history: list[Action] = []
+        self._steps: list[Step] = []  # the history with the states around each action
         self._state = new_game(len(seats))
         self._reveals = 0
+        self._public: tuple[int, _Public] | None = None
 
     # --- What the table is ------------------------------------------------------------------
 
@@ -321,8 +323,10 @@ class Table:
         twin = Table.__new__(Table)
         twin._start(self._seats, self._order, self._meta)
         twin._history = list(self._history)
+        twin._steps = list(self._steps)
         twin._state = self._state
         twin._reveals = self._reveals
+        twin._public = self._public  # immutable, and for this history's length only
         return twin
 
     # --- Playing ----------------------------------------------------------------------------
@@ -365,8 +369,10 @@ class Table:
         self._play(action)
 
     def _play(self, action: Action) -> None:
-        self._state = apply(self._state, action)
+        before = self._state
+        self._state = apply(before, action)
         self._history.append(action)
+        self._steps.append(Step(before, action, self._state))
         if isinstance(action, Reveal):
             self._reveals += 1
 
@@ -475,8 +481,17 @@ class Table:
             InvalidSeatError: ``seat`` is not a seat of this table.
             OutOfRangeError: ``since`` is not 0 to :attr:`number`.
         """
-        seen = Seen(view(self._state, seat), tuple(self._history))
-        return seat_payload(seen, self._seats, since)
+        history = tuple(self._history)
+        seen = Seen(view(self._state, seat), history)
+        if type(since) is not int or not 0 <= since <= len(history):
+            raise OutOfRangeError(f"since must be 0 to {len(history)}, not {short_repr(since)}")
+        # The public part is worked out once per action, whichever seats ask (R14: it is
+        # the same for all); each seat's part comes from its own view (R13).
+        public = self._public
+        if public is None or public[0] != len(history):
+            public = (len(history), _Public.of(history, self._names, self._steps))
+            self._public = public
+        return _payload(seen, self._seats, since, public[1])
 
     # --- Storage ----------------------------------------------------------------------------
 
@@ -669,32 +684,58 @@ def seat_payload(seen: Seen, seats: Sequence[Seat], since: int = 0) -> JSONObjec
         raise OutOfRangeError(f"since must be 0 to {len(history)}, not {short_repr(since)}")
     if len(seats) != len(seen.view.players):
         raise InvalidConfigError(f"{len(seats)} seats for a game of {len(seen.view.players)}")
-    seat = seen.view.seat
-    names = tuple(s.name for s in seats)
-    steps = list(_steps(len(seats), history))
-    state = steps[-1].after if steps else new_game(len(seats))
+    return _payload(seen, seats, since, _Public.of(history, tuple(s.name for s in seats)))
+
+
+@attrs.frozen
+class _Public:
+    """What every seat's payload takes from the public history (R14), worked out once per
+    history: the state it leads to, the cards revealed, each action in JSON and told in
+    words (with its number)."""
+
+    state: GameState
+    revealed: tuple[str, ...]
+    log: tuple[tuple[int, str], ...]
+
+    @classmethod
+    def of(
+        cls, history: Sequence[Action], names: tuple[str, ...], steps: Sequence[Step] = ()
+    ) -> "_Public":
+        """``steps``: the history replayed, if the caller has it (a table does)."""
+        if len(steps) != len(history):
+            steps = list(_steps(len(names), history))
+        return cls(
+            steps[-1].after if steps else new_game(len(names)),
+            tuple(a.card.value for a in history if isinstance(a, Reveal)),
+            tuple(
+                (number, line.strip())
+                for number, (line, _) in _numbered(narrate(steps, names), steps)
+                if line.strip()
+            ),
+        )
+
+
+def _payload(seen: Seen, seats: Sequence[Seat], since: int, public: _Public) -> JSONObject:
+    """:func:`seat_payload`, ``public`` being ``_Public.of(seen.history, names)``."""
+    state = public.state
     shown = view_to_json(seen.view)
     highest = seen.view.highest_bid
     bidders = [i for i, p in enumerate(seen.view.players) if highest and p.bid == highest]
     actor = to_act(state)
-    log: list[JSON] = [
-        {"number": number, "text": line.strip()}
-        for number, (line, _) in _numbered(narrate(steps, names), steps)
-        if number >= since and line.strip()
-    ]
+    seat = seen.view.seat
     return {
         "seat": seat,
         "players": [{"name": s.name, "bot": s.bot} for s in seats],
-        "number": len(history),
+        "number": len(seen.history),
         "view": shown,
         "to_act": "chance" if actor is CHANCE else actor,
         "highest_bidder": bidders[0] if bidders else None,
         "min_bid_total": min_bid_total(state),
-        "revealed": [a.card.value for a in history if isinstance(a, Reveal)],
+        "revealed": [*public.revealed],
         "legal": _legal(state, seat) if actor == seat else None,
         "since": since,
-        "history": [action_to_json(action) for action in history[since:]],
-        "log": log,
+        "history": [action_to_json(action) for action in seen.history[since:]],
+        "log": [{"number": number, "text": text} for number, text in public.log if number >= since],
         "result": _result(state) if state.is_over else None,
     }
 
@@ -725,16 +766,38 @@ def _legal(state: GameState, seat: int) -> JSONObject:
         cards: list[JSON] = [a.card.value for a in legal if isinstance(a, Discard)]
         return {"count": len(legal), "pass": False, "bids": [], "discards": cards}
     face_up = state.players[seat].bid
-    fewest: dict[int, frozenset[int]] = {}
-    for bid in legal.bids():
-        total = face_up + bid.total
-        best = fewest.get(total)
-        if best is None or len(bid.cards) < len(best):
-            fewest[total] = bid.cards
     bids: list[JSON] = [
-        {"total": total, "cards": [*sorted(fewest[total])]} for total in sorted(fewest)
+        {"total": face_up + added, "cards": [*cards]}
+        for added, cards in _fewest(state.players[seat].hand, legal.bids())
     ]
     return {"count": len(legal), "pass": Pass(seat) in legal, "bids": bids, "discards": []}
+
+
+#: _fewest's answers by hand and legal bids (the legal bids of a hand are a suffix of all
+#: its bids sorted by total, so their number and first bid say which): a payload is built
+#: for every move, and listing up to 2,047 bids to find these is its costliest part.
+_FEWEST: dict[
+    tuple[frozenset[int], int, frozenset[int] | None], tuple[tuple[int, tuple[int, ...]], ...]
+] = {}
+_FEWEST_LIMIT = 8192
+
+
+def _fewest(hand: frozenset[int], bids: Sequence[Bid]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """For each total the bids add, the first bid of fewest cards adding it: ``(total,
+    cards in ascending order)``, by total."""
+    key = (hand, len(bids), bids[0].cards if bids else None)
+    found = _FEWEST.get(key)
+    if found is None:
+        fewest: dict[int, frozenset[int]] = {}
+        for bid in bids:
+            best = fewest.get(bid.total)
+            if best is None or len(bid.cards) < len(best):
+                fewest[bid.total] = bid.cards
+        found = tuple((total, tuple(sorted(fewest[total]))) for total in sorted(fewest))
+        if len(_FEWEST) >= _FEWEST_LIMIT:
+            _FEWEST.clear()
+        _FEWEST[key] = found
+    return found
 
 
 def _result(state: GameState) -> JSONObject:

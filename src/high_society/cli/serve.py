@@ -87,12 +87,13 @@ def run(args: argparse.Namespace) -> int:
 
     Raises:
         InvalidConfigError: the ``server`` extra is not installed, the data directory cannot
-            be made, or ``--bot-delay`` is negative.
+            be made, ``--bot-delay`` is negative, or the database cannot be used (not a
+            database URL, unreachable, another schema version).
     """
     try:
         import uvicorn
 
-        from high_society.server import create_app
+        from high_society.server import check_database, create_app
     except ImportError as error:
         raise InvalidConfigError(
             f"the server needs the server extra ({error.name} is missing): "
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if not 0 <= args.bot_delay <= 60:
         raise InvalidConfigError("--bot-delay must be 0 to 60 seconds")
     url = database_url(args.database, args.data_dir or default_data_dir())
+    check_database(url)  # a wrong URL or an unreachable database: said now, not in a traceback
     app = create_app(url, bot_delay=args.bot_delay)
     uvicorn.run(app, host=args.host, port=args.port, log_level="info")
     return 0

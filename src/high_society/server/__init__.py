@@ -7,7 +7,7 @@ page "Serve a table" describes the API, the payload and the errors; the OpenAPI 
 served at ``/openapi.json``.
 
 :func:`create_app` makes the ASGI application, for uvicorn or any ASGI server, or for an
-ASGI test client:
+ASGI test client (:func:`check_database` tells first whether its database can be used):
 
 >>> import tempfile
 >>> from fastapi.testclient import TestClient
@@ -22,5 +22,6 @@ ASGI test client:
 """
 
 from high_society.server._app import BOTS, MAX_BODY_BYTES, create_app, make_bot
+from high_society.server._store import check_database
 
-__all__ = ["BOTS", "MAX_BODY_BYTES", "create_app", "make_bot"]
+__all__ = ["BOTS", "MAX_BODY_BYTES", "check_database", "create_app", "make_bot"]

@@ -7,16 +7,17 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from importlib import resources
 from typing import Any, NoReturn
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import OperationalError
 from starlette.concurrency import run_in_threadpool
+from starlette.types import Message, Receive, Scope, Send
 
 from high_society.bots import AnyBot, Bot, SeatOnly
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS
@@ -29,6 +30,7 @@ from high_society.server._store import (
     Store,
     Unauthorized,
     automatic_action,
+    is_unavailable,
 )
 from high_society.table import (
     MAX_MOVE_BYTES,
@@ -48,6 +50,10 @@ log = logging.getLogger("high_society.server")
 BOTS = ("random", "heuristic", "search")
 #: The largest request body read, in bytes.
 MAX_BODY_BYTES = 4096
+
+#: Seconds of silence after which an event stream sends a comment (proxies close idle
+#: connections).
+KEEP_ALIVE_SECONDS = 15.0
 
 #: The HTTP status of each kind of refusal.
 STATUS = {
@@ -86,12 +92,20 @@ def _malformed(error: RecordError) -> NoReturn:
 
 
 class _Notifier:
-    """Wakes the streams of a table when this process commits one of its actions; the
-    streams also poll the database, which is how they learn of other processes' commits."""
+    """Wakes the streams of a table when an action of it is committed, and knows the
+    latest version of each table that has a stream here.
+
+    This process's own commits wake their streams at once. Other processes' commits are
+    learnt from the database: on PostgreSQL by ``LISTEN`` (:meth:`Store.listen`, in a
+    thread), on SQLite by one read of the versions of every watched table each
+    ``poll_seconds``. Either way the version is the cursor: a stream sends what came after
+    the last number it sent, so a wake-up too many costs a comparison, and one lost (a
+    listener reconnecting) is made up for by waking every stream."""
 
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: dict[str, set[asyncio.Event]] = {}
+        self._latest: dict[str, int] = {}
 
     def bind(self, loop: asyncio.AbstractEventLoop) -> None:
         self._loop = loop
@@ -107,15 +121,86 @@ class _Notifier:
             events.discard(event)
             if not events:
                 del self._waiting[table_id]
+                self._latest.pop(table_id, None)
 
-    def notify(self, table_id: str) -> None:
-        """Wake ``table_id``'s streams (from any thread)."""
+    @property
+    def streams(self) -> int:
+        """How many streams wait here."""
+        return sum(len(events) for events in self._waiting.values())
+
+    def watched(self) -> list[str]:
+        """The tables with a stream here."""
+        return list(self._waiting)
+
+    def latest(self, table_id: str) -> int | None:
+        """The latest version of the table known here, if any."""
+        return self._latest.get(table_id)
+
+    def notify(self, table_id: str, version: int) -> None:
+        """Table ``table_id`` has ``version`` actions committed: wake its streams (from
+        any thread)."""
         if self._loop is not None and not self._loop.is_closed():
-            self._loop.call_soon_threadsafe(self._wake, table_id)
+            self._loop.call_soon_threadsafe(self._wake, table_id, version)
 
-    def _wake(self, table_id: str) -> None:
-        for event in self._waiting.get(table_id, ()):
+    def notify_all(self) -> None:
+        """Wake every stream, to read its table's version again (from any thread)."""
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._wake_all)
+
+    def _wake(self, table_id: str, version: int) -> None:
+        events = self._waiting.get(table_id)
+        if not events or version <= self._latest.get(table_id, -1):
+            return
+        self._latest[table_id] = version
+        for event in events:
             event.set()
+
+    def _wake_all(self) -> None:
+        self._latest.clear()
+        for events in self._waiting.values():
+            for event in events:
+                event.set()
+
+
+class _EventStream(StreamingResponse):
+    """A Server-Sent Events response that gives up on a client that does not read: a
+    write that cannot go out within ``send_seconds`` ends the stream and frees what it
+    holds (the connection is then closed)."""
+
+    def __init__(
+        self,
+        content: AsyncGenerator[bytes, None],
+        *,
+        send_seconds: float,
+        release: Callable[[], None],
+    ) -> None:
+        super().__init__(
+            content,
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+        self._content = content
+        self._send_seconds = send_seconds
+        self._release = release
+
+    async def stream_response(self, send: Send) -> None:
+        async def timed(message: Message) -> None:
+            async with asyncio.timeout(self._send_seconds):
+                await send(message)
+
+        try:
+            await super().stream_response(timed)
+        except TimeoutError:
+            log.warning(
+                "an event stream's client read nothing for %s s: closed", self._send_seconds
+            )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            await self._content.aclose()
+            self._release()
 
 
 async def _body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
@@ -261,9 +346,17 @@ def _failure(error: Exception) -> _Failure:
         return _Failure(
             400, "malformed", str(data["code"]), str(data["message"]), str(data.get("path", "$"))
         )
-    if isinstance(error, OperationalError):
-        return _Failure(503, "unavailable", "BUSY", "the database is busy: try again")
+    if is_unavailable(error):
+        log.warning("the database cannot answer: %s", _first_line(error))
+        return _Failure(
+            503, "unavailable", "UNAVAILABLE", "the database cannot answer now: try again"
+        )
     raise error
+
+
+def _first_line(error: BaseException) -> str:
+    """An error's first line (a database error's message, without its SQL)."""
+    return str(error).split("\n", 1)[0][:300]
 
 
 def _answer(failure: _Failure) -> JSONResponse:
@@ -286,7 +379,7 @@ _ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     404: _schema_ref(_REFUSAL, "No such table"),
     409: _schema_ref(_REFUSAL, "The table is not there yet: waiting for players, a wrong number"),
     413: _schema_ref(_REFUSAL, "The body is larger than 4096 bytes"),
-    503: _schema_ref(_REFUSAL, "The database is busy (Retry-After)"),
+    503: _schema_ref(_REFUSAL, "The database cannot answer now, or too many streams (Retry-After)"),
 }
 
 
@@ -296,20 +389,33 @@ def create_app(
     poll_seconds: float = 1.0,
     sweep_seconds: float = 5.0,
     bot_delay: float = 0.0,
+    max_streams: int = 1000,
+    max_seat_streams: int = 4,
+    send_seconds: float = 30.0,
 ) -> FastAPI:
     """The table server as an ASGI application, over the database at ``database`` (a
-    SQLAlchemy URL: ``sqlite:///path/tables.sqlite3``).
+    SQLAlchemy URL: ``sqlite:///path/tables.sqlite3``, ``postgresql://user@host/db``).
 
-    ``poll_seconds``: how often a stream looks at the database for actions committed by
-    another process (this process's own commits wake it at once). ``sweep_seconds``: how
-    often the server looks for tables where a bot or the dealer must act and plays them
-    (after a restart, or when another process stopped). ``bot_delay``: seconds between two
-    automatic actions of a table, so that people can follow the bots.
+    ``poll_seconds``: on SQLite, how often this process reads the versions of the tables
+    it streams, to learn of actions committed by another process (PostgreSQL tells it at
+    once: ``LISTEN``/``NOTIFY``; this process's own commits wake its streams at once).
+    ``sweep_seconds``: how often the server looks for tables where a bot or the dealer
+    must act and plays them (after a restart, or when another process stopped).
+    ``bot_delay``: seconds between two automatic actions of a table, so that people can
+    follow the bots. ``max_streams``: the open event streams of this process, and
+    ``max_seat_streams`` those of one seat; past them a stream is refused (503, 429).
+    ``send_seconds``: a stream whose client reads nothing for that long is closed.
+
+    Raises (when the application starts):
+        InvalidConfigError: ``database`` is not a URL of a database this server can use,
+            or the database holds another schema version.
     """
     notifier = _Notifier()
     running: set[str] = set()
     tasks: set[asyncio.Task[None]] = set()
     state: dict[str, Any] = {}
+    stopping = threading.Event()
+    open_streams: dict[tuple[str, int], int] = {}
 
     def store() -> Store:
         found: Store = state["store"]
@@ -317,15 +423,19 @@ def create_app(
 
     def advance_sync(table_id: str) -> None:
         """Play the table's automatic actions until a person must act (in a thread)."""
-        while not state.get("stopping"):
-            table, bot_seed = store().load(table_id)
+        known: int | None = None
+        while not stopping.is_set():
+            table, bot_seed = store().load(table_id, known)
             action = automatic_action(table, bot_seed, make_bot)
             if action is None:
                 return
             if store().commit_automatic(table_id, table.number, action):
-                notifier.notify(table_id)
+                known = table.number + 1
+                notifier.notify(table_id, known)
                 if bot_delay:
                     time.sleep(bot_delay)
+            else:
+                known = None  # another process played it: read the table again
 
     async def advance(table_id: str) -> None:
         if table_id in running:
@@ -335,8 +445,11 @@ def create_app(
             await run_in_threadpool(advance_sync, table_id)
         except (NotFound, Conflict):
             pass
-        except Exception:
-            log.exception("advancing table %s failed", table_id)
+        except Exception as error:
+            if is_unavailable(error):  # the sweep tries again
+                log.warning("advancing table %s: %s", table_id, _first_line(error))
+            else:
+                log.exception("advancing table %s failed", table_id)
         finally:
             running.discard(table_id)
 
@@ -350,22 +463,56 @@ def create_app(
             try:
                 for table_id in await run_in_threadpool(store().due):
                     spawn(table_id)
-            except Exception:
-                log.exception("the sweep failed")
+            except Exception as error:
+                if is_unavailable(error):
+                    log.warning("the sweep: %s", _first_line(error))
+                else:
+                    log.exception("the sweep failed")
             await asyncio.sleep(sweep_seconds)
+
+    async def poll() -> None:
+        """SQLite: the versions of the watched tables, one read each ``poll_seconds``."""
+        while True:
+            await asyncio.sleep(poll_seconds)
+            watched = notifier.watched()
+            if not watched:
+                continue
+            try:
+                found = await run_in_threadpool(store().versions, watched)
+            except Exception as error:
+                if is_unavailable(error):
+                    log.warning("polling the tables: %s", _first_line(error))
+                    continue
+                raise
+            for table_id, version in found.items():
+                notifier.notify(table_id, version)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         state["store"] = await run_in_threadpool(Store, database)
-        notifier.bind(asyncio.get_running_loop())
-        sweeper = asyncio.get_running_loop().create_task(sweep())
+        loop = asyncio.get_running_loop()
+        notifier.bind(loop)
+        stopping.clear()
+        background = [loop.create_task(sweep())]
+        listener = None
+        if store().is_postgres:
+            listener = threading.Thread(
+                target=store().listen,
+                args=(notifier.notify, notifier.notify_all, stopping),
+                name="high-society-listen",
+                daemon=True,
+            )
+            listener.start()
+        else:
+            background.append(loop.create_task(poll()))
         try:
             yield
         finally:
-            state["stopping"] = True
-            sweeper.cancel()
-            for task in list(tasks):
+            stopping.set()
+            for task in [*background, *tasks]:
                 task.cancel()
+            if listener is not None:
+                await run_in_threadpool(listener.join, 10)
             store().close()
 
     app = FastAPI(
@@ -385,6 +532,19 @@ def create_app(
         except Exception as error:  # mapped to an answer, or raised again
             raise _failure(error) from None
 
+    async def seat_of(table_id: str, request: Request) -> int:
+        """The seat whose token the request carries (read from the database only the
+        first time this process sees the table)."""
+        token = _token(request)
+        try:
+            known = store().known_seat(table_id, token)
+        except Exception as error:
+            raise _failure(error) from None
+        if known is not None:
+            return known
+        found: int = await call(store().seat_of, table_id, token)
+        return found
+
     static = resources.files("high_society").joinpath("server", "static")
 
     @app.get("/", include_in_schema=False)
@@ -393,9 +553,9 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(static)), name="static")
 
-    @app.get("/api/health", summary="Is the server up?")
-    async def health() -> dict[str, bool]:
-        return {"ok": True}
+    @app.get("/api/health", summary="Is the server up? How many event streams it holds")
+    async def health() -> dict[str, int | bool]:
+        return {"ok": True, "streams": sum(open_streams.values())}
 
     @app.post(
         "/api/tables",
@@ -495,10 +655,10 @@ def create_app(
         responses={200: _schema_ref(payload_schema(), "The seat payload"), **_ERROR_RESPONSES},
     )
     async def payload(table_id: str, request: Request) -> JSONResponse:
-        seat = await call(store().seat_of, table_id, _token(request))
+        seat = await seat_of(table_id, request)
         table, _ = await call(store().load, table_id)
         since = _since(request, table.number)
-        return JSONResponse(await call(table.payload, seat, since))
+        return JSONResponse(table.payload(seat, since))
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -534,12 +694,12 @@ def create_app(
         },
     )
     async def act(table_id: str, request: Request) -> JSONResponse:
-        seat = await call(store().seat_of, table_id, _token(request))
+        seat = await seat_of(table_id, request)
         data = await _body(request, MAX_MOVE_BYTES)
         outcome = await call(store().submit, table_id, seat, data)
         if isinstance(outcome, Accepted):
             if not outcome.duplicate:
-                notifier.notify(table_id)
+                notifier.notify(table_id, outcome.number + 1)
                 spawn(table_id)
             return JSONResponse(outcome.to_json())
         return JSONResponse(outcome.to_json(), STATUS[outcome.kind])
@@ -550,49 +710,75 @@ def create_app(
         description=(
             'text/event-stream: an event "payload" (the seat payload, its id the table\'s '
             "number) now and after every action; since=N or Last-Event-ID: the history from "
-            "action N. Authorization: Bearer TOKEN. The stream ends after the game's end."
+            "action N. Authorization: Bearer TOKEN. The stream ends after the game's end, "
+            "or when its client has read nothing for a while. A seat has a few streams open "
+            "at most (429), a server a bounded number (503)."
         ),
-        responses=_ERROR_RESPONSES,
+        responses={
+            429: _schema_ref(_REFUSAL, "This seat has too many event streams open"),
+            **_ERROR_RESPONSES,
+        },
     )
     async def events(table_id: str, request: Request) -> StreamingResponse:
-        seat = await call(store().seat_of, table_id, _token(request))
+        seat = await seat_of(table_id, request)
         status, number = await call(store().version, table_id)
         if status == "waiting":
             raise _Failure(409, "conflict", "TABLE_WAITING", "the table waits for players to join")
         since = _since(request, number)
+        key = (table_id, seat)
+        if open_streams.get(key, 0) >= max_seat_streams:
+            raise _Failure(
+                429,
+                "too_many",
+                "TOO_MANY_STREAMS",
+                f"a seat has at most {max_seat_streams} event streams open",
+            )
+        if sum(open_streams.values()) >= max_streams:
+            raise _Failure(
+                503, "unavailable", "TOO_MANY_STREAMS", "too many event streams: try again"
+            )
+        open_streams[key] = open_streams.get(key, 0) + 1
 
-        async def stream() -> AsyncIterator[bytes]:
+        def release() -> None:
+            open_streams[key] -= 1
+            if not open_streams[key]:
+                del open_streams[key]
+
+        async def stream() -> AsyncGenerator[bytes, None]:
             wake = notifier.subscribe(table_id)
             last = -1
-            quiet = 0
             try:
                 while True:
                     wake.clear()
-                    _, number = await run_in_threadpool(store().version, table_id)
-                    if number != last:
-                        table, _ = await run_in_threadpool(store().load, table_id)
-                        start = since if last < 0 else min(last, table.number)
-                        data = await run_in_threadpool(table.payload, seat, start)
-                        text = json.dumps(data, separators=(",", ":"))
-                        yield f"id: {table.number}\nevent: payload\ndata: {text}\n\n".encode()
-                        last = table.number
-                        quiet = 0
-                        if table.is_over:
-                            return
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(wake.wait(), poll_seconds)
-                    quiet += 1
-                    if quiet * poll_seconds >= 15:  # a comment keeps proxies from closing
+                    known = notifier.latest(table_id)
+                    if last < 0 or known is None or known > last:
+                        # A version just committed here is kept here: no read, no thread.
+                        kept = None if known is None else store().kept(table_id, known, shared=True)
+                        table = None if kept is None else kept[0]
+                        if table is None:
+                            try:
+                                table, _ = await run_in_threadpool(store().load, table_id, known)
+                            except Exception as error:
+                                if not is_unavailable(error):
+                                    raise
+                                # The database is away: the stream waits for it, and goes on.
+                                log.warning("a stream: %s", _first_line(error))
+                        if table is not None and table.number > last:
+                            start = since if last < 0 else last
+                            data = table.payload(seat, start)
+                            text = json.dumps(data, separators=(",", ":"))
+                            yield f"id: {table.number}\nevent: payload\ndata: {text}\n\n".encode()
+                            last = table.number
+                            if table.is_over:
+                                return
+                    try:
+                        await asyncio.wait_for(wake.wait(), KEEP_ALIVE_SECONDS)
+                    except TimeoutError:  # a comment keeps proxies from closing
                         yield b": keep-alive\n\n"
-                        quiet = 0
             finally:
                 notifier.unsubscribe(table_id, wake)
 
-        return StreamingResponse(
-            stream(),
-            media_type="text/event-stream",
-            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
-        )
+        return _EventStream(stream(), send_seconds=send_seconds, release=release)
 
     @app.get(
         "/api/tables/{table_id}/record",

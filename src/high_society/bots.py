@@ -245,6 +245,13 @@ def _seat(state: GameState) -> int:
     return state.turn
 
 
+def _boldness(value: object) -> float:
+    """``value`` as a boldness: a finite number > 0 that scales a bot's prices."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+        raise InvalidConfigError(f"boldness must be a number > 0, not {short_repr(value)}")
+    return float(value)
+
+
 class RandomBot:
     """Picks uniformly among *all* legal actions: every distinct bid counts once, as does
     ``Pass``. The standard workload for comparing engines, and the simplest opponent.
@@ -311,8 +318,10 @@ class HeuristicBot:
     NOISE = 0.1
 
     def __init__(self, seed: int | None = None, *, boldness: float = 1.0) -> None:
+        """Raises:
+        InvalidConfigError: ``boldness`` is not a finite number > 0."""
         self._random = random.Random(seed).random
-        self._boldness = boldness
+        self._boldness = _boldness(boldness)
 
     def choose(self, state: GameState) -> Action:
         """This bot's action for the seat that must act.
@@ -490,8 +499,10 @@ class ClassicHeuristicBot:
     """
 
     def __init__(self, seed: int | None = None, *, boldness: float = 1.0) -> None:
+        """Raises:
+        InvalidConfigError: ``boldness`` is not a finite number > 0."""
         self._rng = random.Random(seed)
-        self._boldness = boldness
+        self._boldness = _boldness(boldness)
 
     def choose(self, state: GameState) -> Action:
         """This bot's action for the seat that must act.

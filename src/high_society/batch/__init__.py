@@ -28,6 +28,7 @@ except ImportError as error:
     ) from error
 
 from high_society.batch._engine import (
+    POLICIES,
     BatchError,
     BatchResults,
     GameBatch,
@@ -40,6 +41,7 @@ from high_society.batch._vector import StepInfo, VectorEnv
 
 __all__ = [
     "MAX_MONEY_CARDS",
+    "POLICIES",
     "BatchError",
     "BatchResults",
     "GameBatch",

@@ -29,7 +29,7 @@ import attrs
 from high_society._fast import randbelow
 from high_society._immutable import copy_self, deepcopy_self
 from high_society._text import short_repr
-from high_society.actions import Action, Pass
+from high_society.actions import Action, Bid, Pass
 from high_society.cards import CardKind, GameConfig, StatusCard
 from high_society.encoding import action_id
 from high_society.errors import InvalidConfigError, NoSeatToActError
@@ -50,6 +50,7 @@ __all__ = [
     "SeatBot",
     "SeatOnly",
     "Seen",
+    "cheapest_bid",
     "chooser",
     "decide",
     "end_bots",
@@ -245,6 +246,30 @@ def _seat(state: GameState) -> int:
     return state.turn
 
 
+def cheapest_bid(state: GameState) -> Bid | None:
+    """The cheapest legal bid of the seat to act, ``None`` when it has none (or no
+    auction runs): of the lowest legal total, the bid of the largest action id (its
+    largest cards, usually the fewest). The bid :class:`HeuristicBot` makes.
+
+    >>> from high_society import Reveal, StatusCard, apply, new_game
+    >>> cheapest_bid(apply(new_game(3), Reveal(StatusCard.LUXURY_2)))
+    Bid(seat=0, cards=frozenset({1}))
+    """
+    if state.phase is not Phase.AUCTION:
+        return None
+    bids = legal_actions(state).bids()
+    return _cheapest(bids, state.config) if bids else None
+
+
+def _cheapest(bids: Sequence[Bid], config: GameConfig) -> Bid:
+    total = bids[0].total
+    if len(bids) == 1 or bids[1].total != total:
+        return bids[0]
+    return max(
+        itertools.takewhile(lambda b: b.total == total, bids), key=lambda b: action_id(b, config)
+    )
+
+
 def _boldness(value: object) -> float:
     """``value`` as a boldness: a finite number > 0 that scales a bot's prices."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
@@ -353,13 +378,7 @@ class HeuristicBot:
         price = self.price(state, seat) * (1.0 + self.NOISE * (2.0 * draw - 1.0))
         if new_total > price or not self.affordable(state, seat, new_total):
             return Pass(seat)
-        if len(bids) == 1 or bids[1].total != total:
-            return bids[0]
-        config = state.config
-        return max(
-            itertools.takewhile(lambda b: b.total == total, bids),
-            key=lambda b: action_id(b, config),
-        )
+        return _cheapest(bids, state.config)
 
     def price(self, state: GameState, seat: int) -> float:
         """The most ``seat`` would have face up to take (or avoid) the card on auction,

@@ -36,8 +36,10 @@ _SEED_LIMIT = 1 << 64
 #: :meth:`GameBatch.advance`. ``"caller"``: the seat is played by whoever calls
 #: :meth:`GameBatch.step`; ``"uniform"``: uniform among all legal actions (as
 #: ``sample_actions``); ``"heuristic"``: :class:`~high_society.bots.HeuristicBot`'s
-#: decision; ``"pass"``: :class:`~high_society.bots.PassBot`'s.
-POLICIES = ("caller", "uniform", "heuristic", "pass")
+#: decision; ``"pass"``: :class:`~high_society.bots.PassBot`'s; ``"cheapest"``: the
+#: cheapest legal bid whenever there is one (of that total, the largest id, as the
+#: heuristic bids), else Pass; for Faux Pas, the lowest luxury card.
+POLICIES = ("caller", "uniform", "heuristic", "pass", "cheapest")
 _CODES = {name: code for code, name in enumerate(POLICIES)}
 
 
@@ -235,18 +237,20 @@ class GameBatch:
         started: npt.NDArray[np.int64] = revealed - (games.ending >= 0)
         return started
 
-    def legal_action_mask(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
-        """``(N, num_actions)``: ``True`` for every legal action id of each game; a finished
-        game's row is all ``False``. Written into ``out`` when given (reused buffers save
-        an allocation per step).
+    def legal_action_mask(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
+        """``(N, num_actions)`` int8: 1 for every legal action id of each game, 0 elsewhere;
+        a finished game's row is all 0. The package's mask convention (int8 0/1, a new
+        writable array, as Gymnasium's ``Discrete.sample(mask=...)`` and PettingZoo's
+        classic games take it; ``mask != 0`` or ``mask.view(bool)`` for a bool one).
+        Written into ``out`` when given (reused buffers save an allocation per step).
 
         Raises:
-            BatchError: ``out`` is not a C-contiguous bool array of that shape.
+            BatchError: ``out`` is not a writable C-contiguous int8 array of that shape.
         """
         if out is None:
-            out = np.empty((self.num_games, self.num_actions), dtype=np.bool_)
+            out = np.empty((self.num_games, self.num_actions), dtype=np.int8)
         else:
-            _check_out(out, (self.num_games, self.num_actions), np.bool_)
+            _check_out(out, (self.num_games, self.num_actions), np.int8)
         _kernels.legal_mask(out, self._tables.rules, self._games)
         return out
 
@@ -378,8 +382,9 @@ class GameBatch:
         allows nothing (a finished game) gets ``0``.
 
         Raises:
-            BatchError: ``logits`` is not ``(N, num_actions)`` floats, or ``mask`` not a
-                bool array of that shape, or a bad ``out``.
+            BatchError: ``logits`` is not ``(N, num_actions)`` floats (NaN and +inf
+                refused), or ``mask`` not an int8 or bool array of that shape, or a bad
+                ``out``.
         """
         shape = (self.num_games, self.num_actions)
         values = np.asarray(logits)
@@ -388,8 +393,10 @@ class GameBatch:
         if np.isnan(values).any() or np.isposinf(values).any():
             raise BatchError("logits must not be NaN or +inf")
         allowed = self.legal_action_mask() if mask is None else np.asarray(mask)
-        if allowed.shape != shape or allowed.dtype != np.bool_:
-            raise BatchError(f"mask must be a bool array of shape {shape}")
+        if allowed.shape != shape or not (
+            allowed.dtype == np.bool_ or np.issubdtype(allowed.dtype, np.integer)
+        ):
+            raise BatchError(f"mask must be an int8 (or bool) array of shape {shape}")
         if out is None:
             out = np.empty(self.num_games, dtype=np.int64)
         else:
@@ -397,7 +404,7 @@ class GameBatch:
         _kernels.sample_masked(
             out,
             np.ascontiguousarray(values, dtype=np.float64),
-            np.ascontiguousarray(allowed),
+            np.ascontiguousarray(allowed != 0),
             self._policy_rng,
         )
         return out

@@ -441,22 +441,22 @@ def _legal_bids(g: int, seat: int, rules: Rules, games: Games) -> tuple[int, int
 
 @_jit
 def legal_mask(out: Array, rules: Rules, games: Games) -> None:
-    """Write every game's legal-action mask into ``out`` (``(N, num_actions)``, bool)."""
+    """Write every game's legal-action mask into ``out`` (``(N, num_actions)``, int8 0/1)."""
     for g in range(out.shape[0]):
-        out[g, :] = False
+        out[g, :] = 0
         ph = games.phase[g]
         if ph == OVER:
             continue
         seat = games.turn[g]
         if ph == AUCTION:
-            out[g, 0] = True
+            out[g, 0] = 1
             start, end = _legal_bids(g, seat, rules, games)
             for k in range(start, end):
-                out[g, rules.bid_ids[k]] = True
+                out[g, rules.bid_ids[k]] = 1
         else:
             for v in range(LUXURY_CARDS):
                 if games.owned[g, seat, v] > 0:
-                    out[g, rules.num_bids + v] = True
+                    out[g, rules.num_bids + v] = 1
 
 
 @_jit_inline
@@ -687,6 +687,7 @@ CALLER = 0
 UNIFORM = 1
 HEURISTIC = 2
 PASSING = 3
+CHEAPEST = 4
 
 #: ``HeuristicBot``'s constants (``high_society.bots``), as the compiled copy reads them.
 HEURISTIC_SLACK = np.array([0.0, 8.0, 16.0, 26.0, 34.0])
@@ -795,10 +796,14 @@ def _policy_one(
     """The action id of compiled ``policy`` in unfinished game ``g``."""
     if policy == HEURISTIC:
         return _heuristic_one(g, draw, boldness, rules, games)
-    if policy == PASSING:
+    if policy in (PASSING, CHEAPEST):
+        seat = games.turn[g]
         if games.phase[g] == DISCARD:
-            return rules.num_bids + _lowest_luxury(games.owned, g, games.turn[g])
-        return 0
+            return rules.num_bids + _lowest_luxury(games.owned, g, seat)
+        if policy == PASSING:
+            return 0
+        start, end = _legal_bids(g, seat, rules, games)
+        return rules.bid_ids[start] if start < end else 0
     return _sample_one(g, rules, games, rng)
 
 

@@ -14,12 +14,12 @@ __all__ = ["StepInfo", "VectorEnv"]
 class StepInfo(TypedDict):
     """The ``infos`` of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`.
 
-    ``action_mask``: ``(N, num_actions)`` bool, the legal action ids of the seat to act
+    ``action_mask``: ``(N, num_actions)`` int8 0/1, the legal action ids of the seat to act
     (the mask a masked policy needs); ``to_act``: ``(N,)`` the seat each observation is
     for.
     """
 
-    action_mask: npt.NDArray[np.bool_]
+    action_mask: npt.NDArray[np.int8]
     to_act: npt.NDArray[np.int64]
 
 

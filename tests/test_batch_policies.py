@@ -150,3 +150,16 @@ def test_the_masked_sampler_draws_only_allowed_ids_in_proportion() -> None:
     legal = batch.legal_action_mask()
     chosen = batch.sample_masked(np.random.default_rng(1).normal(size=logits.shape))
     assert legal[np.arange(4000), chosen].all()
+
+
+def test_step_where_leaves_the_other_games_as_they_are() -> None:
+    batch = GameBatch(3, players=3, seed=4)
+    before = [batch.to_state(g) for g in range(3)]
+    bids = batch.policy_actions("cheapest")
+    batch.step(bids, where=np.array([True, False, True]))
+    assert batch.to_state(1) == before[1]
+    assert batch.to_state(0) != before[0] and batch.to_state(2) != before[2]
+    # An unselected game's id is not checked: 2057 is illegal in every game here.
+    batch.step(np.array([0, 2057, 0]), where=np.array([True, False, True]))
+    with pytest.raises(BatchError, match="where must be"):
+        batch.step(bids, where=np.array([1, 0, 1]))

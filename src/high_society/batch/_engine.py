@@ -457,16 +457,21 @@ class GameBatch:
 
     # --- Step -------------------------------------------------------------------------------
 
-    def step(self, action_ids: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    def step(
+        self, action_ids: npt.ArrayLike, *, where: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.bool_]:
         """Apply one action id per game, then draw the reveals that are due; return
         ``(N,)`` bool: the games that ended in this step. A finished game ignores its id
         (reset it with :meth:`reset_games`).
 
         Every id is checked before any game changes: one illegal id, and nothing happens.
+        With ``where`` (a bool mask of length ``num_games``) only the games it selects are
+        stepped (and their ids checked); the others are left as they are.
 
         Raises:
             IllegalActionIdError: an id is not legal in its game (the first such game).
-            BatchError: ``action_ids`` is not ``num_games`` integers.
+            BatchError: ``action_ids`` is not ``num_games`` integers, or ``where`` not a
+                bool mask of length ``num_games``.
         """
         actions = np.asarray(action_ids)
         if (
@@ -480,10 +485,21 @@ class GameBatch:
             )
         actions = np.ascontiguousarray(actions, dtype=np.int64)
         rules, games = self._tables.rules, self._games
-        bad = _kernels.first_illegal(actions, rules, games)
+        if where is None:
+            bad = _kernels.first_illegal(actions, rules, games)
+            if bad >= 0:
+                raise self._illegal(bad, int(actions[bad]))
+            _kernels.step(actions, rules, games, self._ended)
+            return self._ended.copy()
+        chosen = np.asarray(where)
+        if chosen.dtype != np.bool_ or chosen.shape != (self.num_games,):
+            raise BatchError(f"where must be a bool mask of shape ({self.num_games},)")
+        # Unselected games are checked with Pass-or-nothing: an id they ignore.
+        checked = np.where(chosen, actions, self.policy_actions("pass"))
+        bad = _kernels.first_illegal(checked, rules, games)
         if bad >= 0:
             raise self._illegal(bad, int(actions[bad]))
-        _kernels.step(actions, rules, games, self._ended)
+        _kernels.step_where(actions, np.ascontiguousarray(chosen), rules, games, self._ended)
         return self._ended.copy()
 
     def _illegal(self, game: int, action_id: int) -> IllegalActionIdError:

@@ -424,6 +424,14 @@ def step(actions: Array, rules: Rules, games: Games, ended: Array) -> None:
         ended[g] = games.phase[g] != OVER and _apply_one(g, actions[g], rules, games)
 
 
+@_jit
+def step_where(actions: Array, where: Array, rules: Rules, games: Games, ended: Array) -> None:
+    """:func:`step` in the games ``where`` selects only; the others are left as they are
+    (``ended`` false)."""
+    for g in range(actions.shape[0]):
+        ended[g] = where[g] and games.phase[g] != OVER and _apply_one(g, actions[g], rules, games)
+
+
 @_jit_inline
 def _legal_bids(g: int, seat: int, rules: Rules, games: Games) -> tuple[int, int]:
     """``start, end``: the legal bids of seat ``seat`` in game ``g`` are

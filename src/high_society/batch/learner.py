@@ -14,7 +14,7 @@ loop (:meth:`GameBatch.advance <high_society.batch.GameBatch.advance>`). Needs t
 >>> actions = env.sample_legal()  # a uniform policy; use your own
 >>> observations, rewards, terminations, truncations, infos = env.step(actions)
 >>> rewards.shape, env.metadata["autoreset_mode"].value
-((8,), 'SameStep')
+((8,), 'NextStep')
 """
 
 import operator
@@ -64,13 +64,20 @@ class LearnerVectorEnv(
     - **Rewards** are ``(N,)``: 0 until a game ends, then the learner's share of the win
       (the sum over its seats). An illegal action ends that game at once with reward -1
       (``infos["illegal"]``), as in PettingZoo's classic games.
-    - **Autoreset**: same-step (``metadata["autoreset_mode"]``): a game that ends is
-      reset in the step that ended it; its row of ``terminations`` and ``rewards`` is
-      about the game that ended, its observation about the next, and
-      ``infos["final_obs"]`` (with ``infos["_final_obs"]``) holds the learner's last
-      observation of the game that ended. Gymnasium's ``RecordEpisodeStatistics`` reads
-      this mode and counts episode returns and lengths (a length is the learner's steps).
-      ``truncations`` are always ``False``: every game ends by the rules (R9).
+    - **Autoreset**, declared in ``metadata["autoreset_mode"]`` and chosen with
+      ``autoreset_mode``: Gymnasium's default ``NEXT_STEP`` (a game that ends gives its
+      last observation, with ``terminations`` true; the next ``step`` ignores its action
+      and starts a new game there, reward 0), ``SAME_STEP`` (a game that ends is reset in
+      the step that ended it: its row of ``terminations`` and ``rewards`` is about the game
+      that ended, its observation about the next, and ``infos["final_obs"]``, with
+      ``infos["_final_obs"]``, holds the learner's last observation of the game that
+      ended), or ``DISABLED`` (an ended game waits for ``reset(options={"reset_mask":
+      ...})``). A game waiting for its reset offers only id 0 in its mask (its action is
+      ignored), so that a masked sampler always has a choice. Gymnasium's
+      ``RecordEpisodeStatistics`` reads the mode and counts episode returns and lengths
+      (a length is the learner's steps); its observation wrappers take the env in the
+      ``NEXT_STEP`` and ``DISABLED`` modes, as they take any. ``truncations`` are always
+      ``False``: every game ends by the rules (R9).
     - ``reset(seed=..., options=...)`` as Gymnasium specifies: ``seed`` an int (numpy's
       too) or ``None``; ``options`` may hold ``"reset_mask"``, the games to reset (the
       others are left as they are).
@@ -80,7 +87,7 @@ class LearnerVectorEnv(
         BatchError: a bad ``num_envs``, ``seed``, ``seats``, ``opponents`` or ``boldness``.
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+    metadata: dict[str, Any]
 
     def __init__(
         self,
@@ -91,9 +98,18 @@ class LearnerVectorEnv(
         opponents: str | Sequence[str] = "heuristic",
         boldness: float = 1.0,
         normalize: bool = False,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         config: GameConfig = STANDARD,
         seed: int = 0,
     ) -> None:
+        try:
+            self._mode = AutoresetMode(autoreset_mode)
+        except ValueError:
+            modes = ", ".join(repr(m.value) for m in AutoresetMode)
+            raise BatchError(
+                f"autoreset_mode must be one of {modes}, not {short_repr(autoreset_mode)}"
+            ) from None
+        self.metadata = {"autoreset_mode": self._mode}
         self._batch = batch = GameBatch(num_envs, players, config=config, seed=_seed(seed))
         self._rng = np.random.default_rng(_seed(seed))
         self._fixed = _seats(seats, players)
@@ -101,6 +117,8 @@ class LearnerVectorEnv(
         self._boldness = float(boldness)
         self._codes = np.empty((num_envs, players), dtype=np.int8)
         self._learner = np.zeros((num_envs, players), dtype=np.bool_)
+        #: Games that ended and wait for their reset (next-step or disabled autoreset).
+        self._done = np.zeros(num_envs, dtype=np.bool_)
         size = batch.observation_size
         scale = np.array(observation_scale(players, config), dtype=np.float32)
         self._scale = scale if normalize else None
@@ -168,12 +186,9 @@ class LearnerVectorEnv(
             self._rng = np.random.default_rng(_seed(seed))
             self._batch.reset(_seed(seed))
             which = np.ones(n, dtype=np.bool_)
-        else:
-            self._batch.reset_games(which)
-        self._new_seats(which)
-        self._batch.advance(self._codes, boldness=self._boldness)
+        self._restart(which)
         observations = self._observe()
-        return observations, {"seat": self._batch.to_act}
+        return observations, {"seat": self._seat_shown()}
 
     def step(
         self, actions: npt.ArrayLike
@@ -185,7 +200,8 @@ class LearnerVectorEnv(
         dict[str, Any],
     ]:
         """The learner plays one action id per game; the opponents play until the learner
-        must act again; finished games are reset (see the class).
+        must act again; finished games are reset as the autoreset mode says (see the
+        class). The action of a game waiting for its reset is ignored.
 
         Raises:
             BatchError: ``actions`` is not ``num_envs`` integers.
@@ -195,49 +211,88 @@ class LearnerVectorEnv(
         if ids.shape != (n,) or not np.issubdtype(ids.dtype, np.integer) or ids.dtype == np.bool_:
             raise BatchError(f"expected {n} integer action ids, not an array of shape {ids.shape}")
         ids = ids.astype(np.int64)
+        if self._mode is AutoresetMode.NEXT_STEP and self._done.any():
+            waiting = self._done.copy()
+            self._restart(waiting)
+            active = ~waiting
+        else:
+            active = ~self._done
         mask = batch.legal_action_mask()
         inside = (ids >= 0) & (ids < batch.num_actions)
         legal = np.zeros(n, dtype=np.bool_)
         legal[inside] = mask[np.flatnonzero(inside), ids[inside]] != 0
-        illegal = ~legal
-        played = np.where(illegal, batch.policy_actions("pass"), ids)
-        ended = batch.step(played)
+        illegal = active & ~legal
+        # Only the legal actions of games in play are played: a game with an illegal one
+        # ends here, and games waiting for their reset ignore theirs.
+        batch.step(np.where(legal, ids, 0), where=active & legal)
         rewards = np.zeros(n, dtype=np.float64)
         rewards[illegal] = -1.0
-        over = ended | illegal
+        self._freeze(illegal)
         batch.advance(self._codes, boldness=self._boldness)
-        over |= batch.is_over
-        final = None
-        if over.any():
-            learner_share = (batch.returns() * self._learner).sum(axis=1)
-            done_by_rules = over & ~illegal
-            rewards[done_by_rules] = learner_share[done_by_rules]
-            final = self._observe(seats=self._first_learner_seat())
-            batch.reset_games(over)
-            self._new_seats(over)
-            batch.advance(self._codes, boldness=self._boldness)
+        over = active & (illegal | batch.is_over)
+        by_rules = over & ~illegal
+        if by_rules.any():
+            share = (batch.returns() * self._learner).sum(axis=1)
+            rewards[by_rules] = share[by_rules]
+        infos: dict[str, Any] = {"illegal": illegal, "_illegal": illegal}
+        if self._mode is AutoresetMode.SAME_STEP:
+            if over.any():
+                infos["final_obs"] = self._observe(self._learner_seat())
+                infos["_final_obs"] = over
+                self._restart(over)
+        else:
+            self._done |= over
+            self._freeze(self._done)
         observations = self._observe()
-        infos: dict[str, Any] = {"seat": batch.to_act, "illegal": illegal, "_illegal": illegal}
-        if final is not None:
-            infos["final_obs"] = final
-            infos["_final_obs"] = over
+        infos["seat"] = self._seat_shown()
         return observations, rewards, over, np.zeros(n, dtype=np.bool_), infos
 
-    def _first_learner_seat(self) -> npt.NDArray[np.int64]:
+    def _restart(self, games: npt.NDArray[np.bool_]) -> None:
+        """New games where ``games``, played by the opponents up to the learner's turn."""
+        self._batch.reset_games(games)
+        self._done &= ~games
+        self._new_seats(games)
+        self._batch.advance(self._codes, boldness=self._boldness)
+
+    def _freeze(self, games: npt.NDArray[np.bool_]) -> None:
+        """Nobody plays in ``games`` (ended, waiting for their reset): every seat the
+        caller's, so ``advance`` leaves them."""
+        self._codes[games] = _CALLER
+
+    def _learner_seat(self) -> npt.NDArray[np.int64]:
+        """The learner's (first) seat in each game."""
         seats: npt.NDArray[np.int64] = self._learner.argmax(axis=1).astype(np.int64)
         return seats
 
+    def _seat_shown(self) -> npt.NDArray[np.int64]:
+        """The seat each observation is for: the seat to act, the learner's in a game
+        waiting for its reset."""
+        return np.where(self._done | self._batch.is_over, self._learner_seat(), self._batch.to_act)
+
     def _observe(self, seats: npt.NDArray[np.int64] | None = None) -> LearnerObservation:
         batch = self._batch
+        waiting = self._done | batch.is_over
+        if seats is None and waiting.any():
+            seats = self._seat_shown()
         tensor = batch.observations(seats)
         if self._scale is not None:
             tensor *= self._scale
-        return {"observation": tensor, "action_mask": batch.legal_action_mask()}
+        return {"observation": tensor, "action_mask": self._masks()}
+
+    def _masks(self) -> npt.NDArray[np.int8]:
+        """The legal ids; a game waiting for its reset offers only 0 (ignored when played),
+        so that a masked sampler always has a choice."""
+        mask = self._batch.legal_action_mask()
+        waiting = self._done | self._batch.is_over
+        if waiting.any():
+            mask[waiting] = 0
+            mask[waiting, 0] = 1
+        return mask
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """``(N, num_actions)`` bool: the legal ids of each game now, the masks of the last
         observations (what sb3-contrib's ``MaskablePPO`` asks a masked env for)."""
-        masks: npt.NDArray[np.bool_] = self._batch.legal_action_mask() != 0
+        masks: npt.NDArray[np.bool_] = self._masks() != 0
         return masks
 
     def sample_legal(self) -> npt.NDArray[np.int64]:

@@ -25,7 +25,7 @@ from high_society.encoding import action_id
 from high_society.host import play
 
 pytest.importorskip("numba")
-from high_society.batch import POLICIES, BatchError, GameBatch  # noqa: E402
+from high_society.batch import POLICIES, BatchError, GameBatch
 
 REDUCED = GameConfig(money=(1, 2, 4, 8, 16), deck=STANDARD.deck)
 
@@ -133,7 +133,8 @@ def test_advance_stops_at_the_callers_seats_and_plays_the_others_legally() -> No
         if not live.any():
             break
         batch.step(batch.sample_actions())
-    assert batch.is_over.all() and ended_total > 0
+    assert batch.is_over.all()
+    assert ended_total > 0
 
 
 def test_the_masked_sampler_draws_only_allowed_ids_in_proportion() -> None:
@@ -144,7 +145,8 @@ def test_the_masked_sampler_draws_only_allowed_ids_in_proportion() -> None:
     mask[:, [0, 1, 2]] = True
     drawn = batch.sample_masked(logits, mask)
     counts = np.bincount(drawn, minlength=3)
-    assert counts.sum() == 4000 and set(np.flatnonzero(counts)) <= {0, 1, 2}
+    assert counts.sum() == 4000
+    assert set(np.flatnonzero(counts)) <= {0, 1, 2}
     # 3/5, 1/5, 1/5 of 4,000 draws; five standard deviations apart at most (seeded).
     assert abs(counts[0] - 2400) < 5 * np.sqrt(4000 * 0.6 * 0.4)
     legal = batch.legal_action_mask()
@@ -158,8 +160,25 @@ def test_step_where_leaves_the_other_games_as_they_are() -> None:
     bids = batch.policy_actions("cheapest")
     batch.step(bids, where=np.array([True, False, True]))
     assert batch.to_state(1) == before[1]
-    assert batch.to_state(0) != before[0] and batch.to_state(2) != before[2]
+    assert batch.to_state(0) != before[0]
+    assert batch.to_state(2) != before[2]
     # An unselected game's id is not checked: 2057 is illegal in every game here.
     batch.step(np.array([0, 2057, 0]), where=np.array([True, False, True]))
     with pytest.raises(BatchError, match="where must be"):
         batch.step(bids, where=np.array([1, 0, 1]))
+
+
+def test_the_self_play_env_takes_gymnasiums_reset_options_and_numpy_seeds() -> None:
+    from high_society.batch import VectorEnv
+
+    env = VectorEnv(3, players=3, seed=1)
+    first, infos = env.reset(seed=np.uint32(5))  # type: ignore[arg-type]
+    again, _ = VectorEnv(3, players=3).reset(seed=5)
+    assert (first == again).all()
+    assert infos["action_mask"].dtype == np.int8
+    env.step(env.batch.sample_actions())
+    kept = env.batch.to_state(1)
+    env.reset(options={"reset_mask": np.array([True, False, True])})
+    assert env.batch.to_state(1) == kept
+    with pytest.raises(BatchError, match="unknown reset option"):
+        env.reset(options={"mask": None})

@@ -78,11 +78,11 @@ def test_the_same_seed_gives_the_same_data_and_numpy_seeds_are_taken() -> None:
 
 def test_reset_takes_gymnasiums_options() -> None:
     env = LearnerVectorEnv(4, seed=2)
-    before, _ = env.reset(seed=2)
+    _before, _ = env.reset(seed=2)
     env.step(env.sample_legal())
     stepped = env.batch.to_state(1)
     mask = np.array([True, False, True, False])
-    after, infos = env.reset(options={"reset_mask": mask})
+    _after, _infos = env.reset(options={"reset_mask": mask})
     assert env.batch.to_state(1) == stepped  # left as it was
     assert env.batch.to_state(0).auctions_started <= 1  # a new game
     with pytest.raises(BatchError, match="unknown reset option"):
@@ -103,7 +103,8 @@ def test_illegal_actions_end_their_games_with_minus_one(mode: AutoresetMode) -> 
     legal = env.action_masks()[np.arange(16), actions.clip(0)] & (actions >= 0)
     assert legal.sum() < 16
     observations, rewards, terminations, _, infos = env.step(actions)
-    assert (rewards[~legal] == -1).all() and terminations[~legal].all()
+    assert (rewards[~legal] == -1).all()
+    assert terminations[~legal].all()
     assert (infos["illegal"] == ~legal).all()
     if mode is AutoresetMode.SAME_STEP:
         assert infos["_final_obs"][~legal].all()
@@ -115,7 +116,8 @@ def test_illegal_actions_end_their_games_with_minus_one(mode: AutoresetMode) -> 
         _, rewards, terminations, _, _ = env.step(np.zeros(16, dtype=np.int64))
         assert rewards[0] == 0
         if mode is AutoresetMode.NEXT_STEP:
-            assert not terminations[0] and env.batch.to_state(0).auctions_started <= 1
+            assert not terminations[0]
+            assert env.batch.to_state(0).auctions_started <= 1
         else:
             assert env.batch.to_state(0) == frozen
 
@@ -143,10 +145,12 @@ def test_gymnasiums_vector_wrappers_and_benchmark_run_on_it() -> None:
             assert (done == terminations).all()
             episodes += infos["episode"]["r"][done].tolist()
             assert (infos["episode"]["r"][done] == rewards[done]).all()  # rewards come last
-    assert len(episodes) > 100 and set(np.round(episodes, 6)) <= {0.0, 0.5, 1 / 3, 1.0}
+    assert len(episodes) > 100
+    assert set(np.round(episodes, 6)) <= {0.0, 0.5, 1 / 3, 1.0}
     listed = DictInfoToList(LearnerVectorEnv(4, seed=1))
     _, infos_list = listed.reset(seed=1)
-    assert len(infos_list) == 4 and "seat" in infos_list[0]
+    assert len(infos_list) == 4
+    assert "seat" in infos_list[0]
     flat = FlattenObservation(LearnerVectorEnv(4, seed=1))
     observations, _ = flat.reset(seed=1)
     assert observations.shape == (4, 199 + 2058)
@@ -174,7 +178,7 @@ def test_normalized_observations_stay_within_zero_and_one() -> None:
     env = LearnerVectorEnv(64, normalize=True, seed=7)
     observations, _ = env.reset(seed=7)
     for _ in range(40):
-        assert 0.0 <= observations["observation"].min()
+        assert observations["observation"].min() >= 0.0
         assert observations["observation"].max() <= 1.0
         observations, *_ = env.step(env.sample_legal())
     assert env.observation_space.contains(observations)

@@ -190,7 +190,8 @@ def test_masks_are_shared_by_hand_and_amount_to_beat_alone() -> None:
     shared = masks["beat 3, nothing up"]
     for name in ("beat 3, nothing up, other rival", "beat 3, 1 up"):
         assert masks[name].tobytes() == shared.tobytes()
-        assert masks[name].flags.writeable and not np.shares_memory(masks[name], shared)
+        assert masks[name].flags.writeable
+        assert not np.shares_memory(masks[name], shared)
 
 
 def test_the_kept_masks_are_bounded_and_stay_right_when_evicted(
@@ -212,7 +213,8 @@ def test_the_kept_masks_are_bounded_and_stay_right_when_evicted(
             assert mask.tobytes() == bytes(written)
             if game.phase is Phase.AUCTION:
                 again = environment.observe(agent)["action_mask"]
-                assert again.tobytes() == mask.tobytes() and not np.shares_memory(again, mask)
+                assert again.tobytes() == mask.tobytes()
+                assert not np.shares_memory(again, mask)
             environment.step(int(rng.choice(np.flatnonzero(mask))))
     first = _played((StatusCard.LUXURY_5, ()))  # seat 0, every card in hand
     others: dict[frozenset[int], GameState] = {}
@@ -489,7 +491,8 @@ def test_a_kept_observation_never_changes_and_its_mask_is_the_agents_own(
     assert not kept["observation"].flags.writeable
     with pytest.raises(ValueError, match="read-only"):
         kept["observation"][0] = 0
-    assert kept["action_mask"].flags.writeable and kept["action_mask"].dtype == np.int8
+    assert kept["action_mask"].flags.writeable
+    assert kept["action_mask"].dtype == np.int8
     kept["action_mask"][:] = 0
     assert (environment.observe(agent)["action_mask"] == copies["action_mask"]).all()
     kept["action_mask"][:] = copies["action_mask"]

@@ -191,6 +191,7 @@ def test_the_raise_scan_finds_what_it_should() -> None:
 #: ``(module, error)``: why. Every other error it raises is a ``HighSocietyError``.
 NOT_LIBRARY_ERRORS = {
     ("high_society.batch", "ImportError"): "the batch extra is missing: an import fails",
+    ("high_society.learned", "ImportError"): "numpy is missing: an import fails",
     ("high_society.cli._options", "ValueError"): "an argparse type: wrong usage, exit code 2",
     ("high_society.errors", "ValueError"): "a RecordError built with no code: a caller's bug",
     ("high_society.openspiel", "TypeError"): "game_state(): another game's state, a wrong type",
@@ -242,6 +243,8 @@ MODULES_USERS_IMPORT = (
     "high_society.simulate",
     "high_society.text",
     "high_society.tournament",
+    "high_society.learned",
+    "high_society.batch.learner",
 )
 
 

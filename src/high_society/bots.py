@@ -331,6 +331,9 @@ class HeuristicBot:
     the games (under a quarter); in a seat against three :class:`ClassicHeuristicBot` it
     wins about 0.42. :meth:`choose_with` is the decision for a given draw (the batch
     engine's compiled copy is tied to it by a differential test).
+
+    Raises:
+        InvalidConfigError: ``boldness`` is not a finite number > 0.
     """
 
     #: Largest expected further spending of an opponent, by dark-green cards left (0 to 4+).
@@ -343,8 +346,6 @@ class HeuristicBot:
     NOISE = 0.1
 
     def __init__(self, seed: int | None = None, *, boldness: float = 1.0) -> None:
-        """Raises:
-        InvalidConfigError: ``boldness`` is not a finite number > 0."""
         self._random = random.Random(seed).random
         self._boldness = _boldness(boldness)
 
@@ -515,11 +516,12 @@ class ClassicHeuristicBot:
     - For Faux Pas it discards its lowest luxury card.
 
     A little seeded noise keeps two of them from playing identically.
+
+    Raises:
+        InvalidConfigError: ``boldness`` is not a finite number > 0.
     """
 
     def __init__(self, seed: int | None = None, *, boldness: float = 1.0) -> None:
-        """Raises:
-        InvalidConfigError: ``boldness`` is not a finite number > 0."""
         self._rng = random.Random(seed)
         self._boldness = _boldness(boldness)
 

@@ -4,6 +4,7 @@ Gymnasium's env checker, the environments tied to the library move by move, and 
 to the raw environment inside PettingZoo's own classic wrappers step by step."""
 
 from collections.abc import Callable
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -15,7 +16,9 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import high_society.pettingzoo
 from high_society import (
+    Action,
     Bid,
+    GameResult,
     GameState,
     IllegalActionError,
     Pass,
@@ -25,9 +28,10 @@ from high_society import (
     apply,
     legal_actions,
     new_game,
+    result,
     to_act,
 )
-from high_society.bots import RandomBot
+from high_society.bots import GameStart, RandomBot, Seen
 from high_society.encoding import (
     action_id,
     legal_action_ids,
@@ -552,3 +556,46 @@ def test_kept_masks_stay_right_through_many_games(players: int) -> None:
     for expected, mask in kept:
         assert mask.tobytes() == expected
         assert mask.flags.writeable
+
+
+class _Hooked:
+    """A seat bot that records its hooks and plays Pass (or the lowest discard)."""
+
+    log: ClassVar[list[tuple[str, object]]] = []
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def start(self, game: GameStart) -> None:
+        self.log.append(("start", game.seat))
+
+    def end(self, outcome: GameResult) -> None:
+        self.log.append(("end", outcome.winners))
+
+    def choose_seen(self, seen: Seen) -> Action:
+        assert seen.deduced_state().turn == seen.seat  # the history given is the game's
+        return legal_actions(seen.deduced_state())[0]
+
+
+def test_solo_opponents_may_be_seat_bots_and_are_told_start_and_end() -> None:
+    _Hooked.log = []
+    solo = SoloEnv(players=3, seat=1, opponent=_Hooked)
+    observation, _ = solo.reset(seed=5)
+    assert sorted(_Hooked.log) == [("start", 0), ("start", 2)]
+    done = False
+    while not done:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, _, done, _, _ = solo.step(int(legal[0]))
+    winners = result(solo.game).winners
+    assert _Hooked.log[2:] == [("end", winners), ("end", winners)]
+
+
+def test_solo_action_masks_and_normalized_observations() -> None:
+    solo = SoloEnv(players=4, seat=0, normalize=True)
+    observation, _ = solo.reset(seed=2)
+    assert solo.action_masks().dtype == np.bool_
+    assert (solo.action_masks() == (observation["action_mask"] != 0)).all()
+    assert solo.observation_space.contains(observation)
+    assert observation["observation"].min() >= 0.0
+    assert observation["observation"].max() <= 1.0
+    check_env(SoloEnv(players=3, seat=2, normalize=True), skip_render_check=True)

@@ -19,8 +19,8 @@ run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memo
 worst-case inputs; not part of ``test``, which runs a short derandomised pass;
 docs/records.md), ``train [ARGS...]`` (trains the learned bot with PyTorch, which it
 installs into .venv; docs/ai.md; not part of ``test``) and ``pythons [VERSION...]`` (the
-test suite under the other Pythons the package's classifiers name, default 3.12 and 3.13, each in its own ``.venv-VERSION``; CI
-runs 3.11). Only the standard library is used here.
+test suite under the other Pythons the package's classifiers name, default 3.12 and 3.13,
+each in its own ``.venv-VERSION``; CI runs 3.11). Only the standard library is used here.
 """
 
 import hashlib

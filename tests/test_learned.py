@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from high_society import Phase, is_legal
-from high_society.bots import HeuristicBot, RandomBot, cheapest_bid
+from high_society.bots import AnyBot, HeuristicBot, RandomBot, cheapest_bid
 from high_society.encoding import action_id
 from high_society.errors import InvalidConfigError
 from high_society.host import play
@@ -61,7 +61,8 @@ def test_it_decides_on_the_observations_it_was_trained_on() -> None:
     scale = np.array(observation_scale(4), dtype=np.float32)
     states = []
     for seed in range(6):
-        bots = [LearnedBot(), HeuristicBot(seed), HeuristicBot(seed + 1), RandomBot(seed)]
+        bots: list[AnyBot] = [LearnedBot(), HeuristicBot(seed), HeuristicBot(seed + 1)]
+        bots.append(RandomBot(seed))
         states += [s.before for s in play(bots, seed=seed) if cheapest_bid(s.before) is not None]
     batch = GameBatch.from_states(states)
     outputs = network(batch.observations() * scale)

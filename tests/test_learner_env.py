@@ -53,8 +53,10 @@ def test_it_is_a_gymnasium_vector_env_with_single_and_batched_spaces() -> None:
     assert env.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
     assert env.single_action_space == gymnasium.spaces.Discrete(2058)
     assert env.action_space.shape == (6,)
-    assert env.observation_space["observation"].shape == (6, 161)
-    assert env.observation_space["action_mask"].dtype == np.int8
+    batched = env.observation_space
+    assert isinstance(batched, gymnasium.spaces.Dict)
+    assert batched["observation"].shape == (6, 161)
+    assert batched["action_mask"].dtype == np.int8
     observations, infos = env.reset(seed=1)
     assert env.observation_space.contains(observations)
     for _ in range(60):
@@ -90,7 +92,7 @@ def test_reset_takes_gymnasiums_options() -> None:
     with pytest.raises(BatchError, match="reset_mask must be"):
         env.reset(options={"reset_mask": [1, 0, 1, 0]})
     with pytest.raises(BatchError, match="a seed is an int"):
-        env.reset(seed=True)  # type: ignore[arg-type]
+        env.reset(seed=True)
 
 
 @pytest.mark.parametrize("mode", list(AutoresetMode))
@@ -169,7 +171,7 @@ def test_seats_rotate_or_stay_fixed_or_form_a_team() -> None:
     assert set(infos["seat"].tolist()) <= {0, 2}
     for seats in (4, (1, 1), (0, 1, 2, 3), (), -1, True):
         with pytest.raises(BatchError, match="seats must be"):
-            LearnerVectorEnv(2, seats=seats)  # type: ignore[arg-type]
+            LearnerVectorEnv(2, seats=seats)
     with pytest.raises(BatchError, match="the learner is the caller"):
         LearnerVectorEnv(2, opponents="caller")
 

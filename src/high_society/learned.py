@@ -88,7 +88,7 @@ def load_network(path: str | None = None) -> PolicyNetwork:
                 data = dict(np.load(stream, allow_pickle=False))
     except (OSError, ValueError) as error:
         raise InvalidConfigError(f"cannot read the learned bot's weights: {error}") from None
-    layers = []
+    layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
     k = 0
     while f"w{k}" in data:
         w, b = data[f"w{k}"], data.get(f"b{k}")

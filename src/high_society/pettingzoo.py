@@ -679,9 +679,10 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         """The learner's legal action ids now, as bool (all ``False`` once the game is
         over): what sb3-contrib's ``MaskablePPO`` asks an env for."""
         game = self._inner.game
+        masks: NDArray[np.bool_] = np.zeros(self._inner._num_actions, dtype=np.bool_)
         if game.phase is _AUCTION or game.phase is _DISCARD:
-            return _mask(game) != 0
-        return np.zeros(self._inner._num_actions, dtype=np.bool_)
+            masks[:] = _mask(game)
+        return masks
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """The learner plays action id ``action``, then the bots play until its next turn

@@ -748,7 +748,8 @@ def _heuristic_price(g: int, seat: int, games: Games, boldness: float) -> float:
         worth = lowest * factor + 1.0
     else:
         worth = luxury * factor / 2.0 + 1.0
-    return worth * boldness
+    price: float = worth * boldness
+    return price
 
 
 @_jit_inline
@@ -774,7 +775,8 @@ def _heuristic_affordable(g: int, seat: int, new_total: int, rules: Rules, games
             rate = (start - money + HEURISTIC_PRIOR_SPENDING) / auctions
             lowest = min(lowest, money - min(slack, rate * left))
     mine = sums[games.hand[g, seat]] + sums[games.table[g, seat]]
-    return mine - new_total > lowest
+    keeps_above: bool = mine - new_total > lowest
+    return keeps_above
 
 
 @_jit_inline
@@ -794,7 +796,8 @@ def _heuristic_one(g: int, draw: float, boldness: float, rules: Rules, games: Ga
         return 0
     # The bid table lists a total's card sets largest id first: the cheapest bid of the
     # largest id, as HeuristicBot picks.
-    return rules.bid_ids[start]
+    bid: int = rules.bid_ids[start]
+    return bid
 
 
 @_jit_inline

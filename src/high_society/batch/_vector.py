@@ -109,8 +109,8 @@ class VectorEnv:
             which = np.asarray(value)
             if which.dtype != np.bool_ or which.shape != (self.num_envs,):
                 raise BatchError(f"reset_mask must be a bool array of shape ({self.num_envs},)")
-        if isinstance(seed, np.integer):
-            seed = int(seed)
+        if isinstance(seed, np.integer):  # numpy's integers, which mypy's Seed does not list
+            seed = int(seed)  # type: ignore[unreachable]
         if which is None or seed is not None:
             self._batch.reset(seed)
         else:

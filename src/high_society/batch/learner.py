@@ -43,7 +43,7 @@ _CALLER = POLICIES.index("caller")
 
 
 class LearnerVectorEnv(
-    gymnasium.vector.VectorEnv[LearnerObservation, npt.NDArray[np.int64], npt.NDArray[np.float64]]
+    gymnasium.vector.VectorEnv[LearnerObservation, npt.NDArray[np.int64], npt.NDArray[Any]]
 ):
     """``num_envs`` games: a learner against compiled opponents, as a Gymnasium vector env.
 
@@ -149,10 +149,10 @@ class LearnerVectorEnv(
     def _opponent_codes(self, opponents: str | Sequence[str]) -> npt.NDArray[np.int8]:
         players = self._batch.num_players
         names = [opponents] * players if isinstance(opponents, str) else list(opponents)
-        codes = self._batch.policy_codes(names)[0]
+        codes: npt.NDArray[np.int8] = self._batch.policy_codes(names)[0].copy()
         if (codes == _CALLER).any():
             raise BatchError("the opponents are compiled policies; the learner is the caller")
-        return codes.copy()
+        return codes
 
     def _new_seats(self, games: npt.NDArray[np.bool_]) -> None:
         """Draw (or set) the learner's seats of ``games``; their codes follow."""
@@ -194,9 +194,9 @@ class LearnerVectorEnv(
         self, actions: npt.ArrayLike
     ) -> tuple[
         LearnerObservation,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
+        npt.NDArray[Any],
+        npt.NDArray[Any],
+        npt.NDArray[Any],
         dict[str, Any],
     ]:
         """The learner plays one action id per game; the opponents play until the learner

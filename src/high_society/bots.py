@@ -246,6 +246,22 @@ def _seat(state: GameState) -> int:
     return state.turn
 
 
+def _bids_or_forced(state: GameState) -> tuple[int, Sequence[Bid], Action | None]:
+    """The seat to act, its legal bids (cheapest first), and the action it plays without
+    a choice to make, if any: for Faux Pas its lowest luxury card, ``Pass`` when no bid
+    is legal.
+
+    Raises:
+        NoSeatToActError: no seat must act in ``state``.
+    """
+    seat = _seat(state)
+    legal = legal_actions(state)
+    if state.phase is Phase.DISCARD:
+        return seat, (), legal[0]  # the lowest luxury card comes first
+    bids = legal.bids()
+    return seat, bids, None if bids else Pass(seat)
+
+
 def cheapest_bid(state: GameState) -> Bid | None:
     """The cheapest legal bid of the seat to act, ``None`` when it has none (or no
     auction runs): of the lowest legal total, the bid of the largest action id (its
@@ -367,13 +383,9 @@ class HeuristicBot:
         Raises:
             NoSeatToActError: no seat must act in ``state``.
         """
-        seat = _seat(state)
-        legal = legal_actions(state)
-        if state.phase is Phase.DISCARD:
-            return legal[0]  # the lowest luxury card comes first
-        bids = legal.bids()
-        if not bids:
-            return Pass(seat)
+        seat, bids, forced = _bids_or_forced(state)
+        if forced is not None:
+            return forced
         total = bids[0].total
         new_total = state.players[seat].bid + total
         price = self.price(state, seat) * (1.0 + self.NOISE * (2.0 * draw - 1.0))
@@ -446,18 +458,14 @@ class CautiousBot:
         self._random = random.Random(seed).random
 
     def choose(self, state: GameState) -> Action:
-        """This bot's action for the seat that must act.
+        """The cheapest bid within its price and budget, else ``Pass`` (see the class).
 
         Raises:
             NoSeatToActError: no seat must act in ``state``.
         """
-        seat = _seat(state)
-        legal = legal_actions(state)
-        if state.phase is Phase.DISCARD:
-            return legal[0]
-        bids = legal.bids()
-        if not bids:
-            return Pass(seat)
+        seat, bids, forced = _bids_or_forced(state)
+        if forced is not None:
+            return forced
         me = state.players[seat]
         new_total = me.bid + bids[0].total
         card = state.auction
@@ -531,13 +539,9 @@ class ClassicHeuristicBot:
         Raises:
             NoSeatToActError: no seat must act in ``state``.
         """
-        seat = _seat(state)
-        legal = legal_actions(state)
-        if state.phase is Phase.DISCARD:
-            return legal[0]  # the lowest luxury card comes first
-        bids = legal.bids()
-        if not bids:
-            return Pass(seat)
+        seat, bids, forced = _bids_or_forced(state)
+        if forced is not None:
+            return forced
         cheapest = bids[0]
         me = state.players[seat]
         new_total = me.bid + cheapest.total

@@ -134,8 +134,9 @@ def test_the_modes_are_declared_and_bad_ones_refused() -> None:
         LearnerVectorEnv(2, autoreset_mode="sometimes")
 
 
-def test_gymnasiums_vector_wrappers_and_benchmark_run_on_it() -> None:
-    env = RecordEpisodeStatistics(LearnerVectorEnv(32, seed=4, autoreset_mode="SameStep"))
+@pytest.mark.parametrize("mode", [AutoresetMode.SAME_STEP, AutoresetMode.NEXT_STEP])
+def test_gymnasiums_vector_wrappers_and_benchmark_run_on_it(mode: AutoresetMode) -> None:
+    env = RecordEpisodeStatistics(LearnerVectorEnv(32, seed=4, autoreset_mode=mode))
     env.reset(seed=4)
     episodes: list[float] = []
     total = 0.0

@@ -281,8 +281,10 @@ def parse_entrant(spec: str) -> Entrant:
 
 
 def _learned_factory() -> Callable[..., AnyBot]:
-    from high_society.learned import LearnedBot  # loads weights: only when named
-
+    try:
+        from high_society.learned import LearnedBot  # needs numpy: only when named
+    except ImportError as error:
+        raise InvalidConfigError(f"bot 'learned' cannot be loaded: {error}") from None
     return LearnedBot
 
 

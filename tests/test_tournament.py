@@ -352,3 +352,11 @@ def test_the_command_line_refuses_bad_options(
 ) -> None:
     assert main(["tournament", "random", "random", "random", *option]) == 2
     assert "invalid" in capsys.readouterr().err
+
+
+def test_the_learned_bot_without_numpy_is_refused_not_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "high_society.learned", None)  # import fails
+    with pytest.raises(InvalidConfigError, match="bot 'learned' cannot be loaded"):
+        parse_entrant("learned")

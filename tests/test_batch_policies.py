@@ -46,8 +46,13 @@ def decision_states(games: int, seed: int, config: GameConfig = STANDARD) -> lis
     return states
 
 
-def compare(states: list[GameState], draws: list[float], boldness: float = 1.0) -> int:
-    """Compare the compiled heuristic with the reducer's on every state; the count."""
+BOTS = {"heuristic": HeuristicBot, "classic": ClassicHeuristicBot, "cautious": CautiousBot}
+
+
+def compare(
+    states: list[GameState], draws: list[float], boldness: float = 1.0, policy: str = "heuristic"
+) -> int:
+    """Compare the compiled ``policy`` with the reducer's bot on every state; the count."""
     by_players: dict[int, list[int]] = {}
     for i, state in enumerate(states):
         by_players.setdefault(state.num_players, []).append(i)
@@ -55,9 +60,9 @@ def compare(states: list[GameState], draws: list[float], boldness: float = 1.0) 
     for indexes in by_players.values():
         batch = GameBatch.from_states([states[i] for i in indexes])
         got = batch.policy_actions(
-            "heuristic", draws=np.array([draws[i] for i in indexes]), boldness=boldness
+            policy, draws=np.array([draws[i] for i in indexes]), boldness=boldness
         )
-        bot = HeuristicBot(0, boldness=boldness)
+        bot = BOTS[policy](0, boldness=boldness) if policy != "cautious" else CautiousBot(0)
         for k, i in enumerate(indexes):
             expected = action_id(bot.choose_with(states[i], draws[i]), states[i].config)
             assert int(got[k]) == expected, (states[i], draws[i])
@@ -76,6 +81,17 @@ def test_the_compiled_heuristic_decides_as_the_reducers_on_every_state(
     draws[::7] = [0.0] * len(draws[::7])
     draws[3::7] = [1.0 - 2.0**-53] * len(draws[3::7])
     assert compare(states, draws) == len(states) > 3000 // (1 if config is STANDARD else 3)
+
+
+@pytest.mark.parametrize("policy", ["classic", "cautious"])
+def test_the_other_compiled_bots_decide_as_the_reducers(policy: str) -> None:
+    states = decision_states(60, seed=4)
+    rng = random.Random(5)
+    draws = [rng.random() for _ in states]
+    draws[::5] = [0.0] * len(draws[::5])
+    assert compare(states, draws, policy=policy) == len(states) > 1500
+    if policy == "classic":
+        assert compare(states[:800], [0.5] * 800, boldness=1.3, policy=policy) == 800
 
 
 def test_the_compiled_heuristic_follows_boldness() -> None:

@@ -465,6 +465,18 @@ class CautiousBot:
         Raises:
             NoSeatToActError: no seat must act in ``state``.
         """
+        _, _, forced = _bids_or_forced(state)
+        if forced is not None:
+            return forced
+        return self.choose_with(state, self._random())
+
+    def choose_with(self, state: GameState, draw: float) -> Action:
+        """The action for the seat that must act, with ``draw`` (in ``[0, 1)``) as the
+        random draw that moves the price.
+
+        Raises:
+            NoSeatToActError: no seat must act in ``state``.
+        """
         seat, bids, forced = _bids_or_forced(state)
         if forced is not None:
             return forced
@@ -479,7 +491,7 @@ class CautiousBot:
             price = 8.0 + 0.8 * mine.luxury_sum
         else:
             price = 3.0
-        price *= 0.9 + 0.2 * self._random()
+        price *= 0.9 + 0.2 * draw
         poorest = min(p.money for i, p in enumerate(state.players) if i != seat)
         after = me.money - new_total
         if new_total > price or after < 0.6 * sum(state.config.money) or after <= poorest:
@@ -541,22 +553,37 @@ class ClassicHeuristicBot:
         Raises:
             NoSeatToActError: no seat must act in ``state``.
         """
+        _, _, forced = _bids_or_forced(state)
+        if forced is not None:
+            return forced
+        return self.choose_with(state, self._rng.random())
+
+    def choose_with(self, state: GameState, draw: float) -> Action:
+        """The action for the seat that must act, with ``draw`` (in ``[0, 1)``) as the
+        random draw that scales the price (``random.uniform(0.8, 1.2)`` made of it, as
+        :meth:`choose` draws it).
+
+        Raises:
+            NoSeatToActError: no seat must act in ``state``.
+        """
         seat, bids, forced = _bids_or_forced(state)
         if forced is not None:
             return forced
         cheapest = bids[0]
         me = state.players[seat]
         new_total = me.bid + cheapest.total
-        if new_total <= self._price(state, seat) and self._can_afford(state, seat, new_total):
+        price = self._price(state, seat, draw)
+        if new_total <= price and self._can_afford(state, seat, new_total):
             return cheapest
         return Pass(seat)
 
-    def _price(self, state: GameState, seat: int) -> float:
+    def _price(self, state: GameState, seat: int, draw: float) -> float:
         """The most this seat would have face up to take (or avoid) the card."""
         card = state.auction
         assert card is not None
         mine = status_of(state.players[seat].status_cards)
-        noise = self._rng.uniform(0.8, 1.2) * self._boldness
+        # random.uniform(0.8, 1.2), as the bot always drew it.
+        noise = (0.8 + (1.2 - 0.8) * draw) * self._boldness
         kind = card.kind
         match kind:
             case CardKind.LUXURY:

@@ -38,8 +38,10 @@ _SEED_LIMIT = 1 << 64
 #: ``sample_actions``); ``"heuristic"``: :class:`~high_society.bots.HeuristicBot`'s
 #: decision; ``"pass"``: :class:`~high_society.bots.PassBot`'s; ``"cheapest"``: the
 #: cheapest legal bid whenever there is one (of that total, the largest id, as the
-#: heuristic bids), else Pass; for Faux Pas, the lowest luxury card.
-POLICIES = ("caller", "uniform", "heuristic", "pass", "cheapest")
+#: heuristic bids), else Pass; for Faux Pas, the lowest luxury card; ``"classic"`` and
+#: ``"cautious"``: :class:`~high_society.bots.ClassicHeuristicBot`'s and
+#: :class:`~high_society.bots.CautiousBot`'s decisions.
+POLICIES = ("caller", "uniform", "heuristic", "pass", "cheapest", "classic", "cautious")
 _CODES = {name: code for code, name in enumerate(POLICIES)}
 
 
@@ -281,10 +283,11 @@ class GameBatch:
         plays for the seat to act in each game; ``0`` in finished games.
 
         ``"heuristic"`` is :meth:`~high_society.bots.HeuristicBot.choose_with` compiled,
-        with ``boldness``: its draw comes from each game's policy stream, or from
-        ``draws`` (``(N,)`` floats in ``[0, 1)``) when given, so that it can be compared
-        with the reducer's bot at equal draws. ``"uniform"`` draws from the policy
-        streams, as :meth:`sample_actions` does.
+        with ``boldness`` (``"classic"`` and ``"cautious"`` likewise their bots'
+        ``choose_with``; boldness scales the classic one's prices too): its draw comes from
+        each game's policy stream, or from ``draws`` (``(N,)`` floats in ``[0, 1)``) when
+        given, so that it can be compared with the reducer's bot at equal draws.
+        ``"uniform"`` draws from the policy streams, as :meth:`sample_actions` does.
 
         Raises:
             BatchError: an unknown policy, ``draws`` not ``N`` floats in ``[0, 1)``,

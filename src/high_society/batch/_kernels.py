@@ -696,6 +696,8 @@ UNIFORM = 1
 HEURISTIC = 2
 PASSING = 3
 CHEAPEST = 4
+CLASSIC = 5
+CAUTIOUS = 6
 
 #: ``HeuristicBot``'s constants (``high_society.bots``), as the compiled copy reads them.
 HEURISTIC_SLACK = np.array([0.0, 8.0, 16.0, 26.0, 34.0])
@@ -801,12 +803,130 @@ def _heuristic_one(g: int, draw: float, boldness: float, rules: Rules, games: Ga
 
 
 @_jit_inline
+def _first_cheapest(start: int, end: int, rules: Rules) -> int:
+    """The bid that ``legal_actions(state).bids()[0]`` is: of the cheapest legal total, the
+    first by cards in ascending order. Of two card sets of one total, that is the one
+    holding the lowest card they do not share (the lowest differing bit of their ids)."""
+    ids, totals = rules.bid_ids, rules.bid_totals
+    best = ids[start]
+    k = start + 1
+    while k < end and totals[k] == totals[start]:
+        other = ids[k]
+        differ = best ^ other
+        if other & (differ & -differ):
+            best = other
+        k += 1
+    first: int = best
+    return first
+
+
+@_jit_inline
+def _luxury_sum(owned: Array, g: int, seat: int) -> int:
+    total = 0
+    for v in range(LUXURY_CARDS):
+        total += (v + 1) * owned[g, seat, v]
+    return total
+
+
+@_jit_inline
+def _poorest_other(g: int, seat: int, rules: Rules, games: Games) -> int:
+    """The least money of the seats other than ``seat``."""
+    sums = rules.sums
+    poorest = -1
+    for p in range(games.hand.shape[1]):
+        if p != seat:
+            money = sums[games.hand[g, p]] + sums[games.table[g, p]]
+            if poorest < 0 or money < poorest:
+                poorest = money
+    return poorest
+
+
+#: ``ClassicHeuristicBot``'s slack below the poorest opponent, by dark-green cards left.
+CLASSIC_SLACK = np.array([0, 6, 14, 24, 30])
+
+
+@_jit_inline
+def _classic_one(g: int, draw: float, boldness: float, rules: Rules, games: Games) -> int:
+    """``ClassicHeuristicBot.choose_with(state, draw)`` for unfinished game ``g``."""
+    seat = games.turn[g]
+    owned = games.owned
+    if games.phase[g] == DISCARD:
+        return rules.num_bids + _lowest_luxury(owned, g, seat)
+    start, end = _legal_bids(g, seat, rules, games)
+    if start == end:
+        return 0
+    sums = rules.sums
+    new_total = sums[games.table[g, seat]] + rules.bid_totals[start]
+    noise = (0.8 + (1.2 - 0.8) * draw) * boldness
+    card = games.auction[g]
+    luxury_sum = _luxury_sum(owned, g, seat)
+    if card < LUXURY_CARDS:
+        price = 0.0 if owned[g, seat, FAUX_PAS] > 0 else (2.0 * (card + 1) + 2.0) * noise
+    elif card == PRESTIGE:
+        price = (14.0 + 1.2 * luxury_sum) * noise
+    elif card == PASSE:
+        price = 6.0 * noise
+    elif card == FAUX_PAS:
+        lowest = 2
+        for v in range(LUXURY_CARDS - 1, -1, -1):
+            if owned[g, seat, v] > 0:
+                lowest = v + 1
+        price = (2.0 + lowest) * noise
+    else:
+        factor = 1 << owned[g, seat, PRESTIGE]
+        price = (4.0 + 0.5 * luxury_sum * factor) * noise
+    if new_total > price:
+        return 0
+    ends = games.deck[g, PRESTIGE] + games.deck[g, SCANDALE]
+    slack = CLASSIC_SLACK[min(ends, 4)]
+    mine = sums[games.hand[g, seat]] + sums[games.table[g, seat]]
+    if mine - new_total < _poorest_other(g, seat, rules, games) - slack:
+        return 0
+    return _first_cheapest(start, end, rules)
+
+
+@_jit_inline
+def _cautious_one(g: int, draw: float, rules: Rules, games: Games) -> int:
+    """``CautiousBot.choose_with(state, draw)`` for unfinished game ``g``."""
+    seat = games.turn[g]
+    owned = games.owned
+    if games.phase[g] == DISCARD:
+        return rules.num_bids + _lowest_luxury(owned, g, seat)
+    start, end = _legal_bids(g, seat, rules, games)
+    if start == end:
+        return 0
+    sums = rules.sums
+    new_total = sums[games.table[g, seat]] + rules.bid_totals[start]
+    card = games.auction[g]
+    if card < LUXURY_CARDS:
+        price = 0.0 if owned[g, seat, FAUX_PAS] > 0 else 1.2 * (card + 1)
+    elif card == PRESTIGE:
+        price = 8.0 + 0.8 * _luxury_sum(owned, g, seat)
+    else:
+        price = 3.0
+    price *= 0.9 + 0.2 * draw
+    mine = sums[games.hand[g, seat]] + sums[games.table[g, seat]]
+    after = mine - new_total
+    if (
+        new_total > price
+        or after < 0.6 * sums[rules.full_hand]
+        or after <= _poorest_other(g, seat, rules, games)
+    ):
+        return 0
+    return _first_cheapest(start, end, rules)
+
+
+@_jit_inline
 def _policy_one(
     g: int, policy: int, draw: float, boldness: float, rules: Rules, games: Games, rng: Array
 ) -> int:
     """The action id of compiled ``policy`` in unfinished game ``g``."""
     if policy == HEURISTIC:
         return _heuristic_one(g, draw, boldness, rules, games)
+    if policy == CLASSIC:
+        return _classic_one(g, draw, boldness, rules, games)
+    if policy == CAUTIOUS:
+        return _cautious_one(g, draw, rules, games)
     if policy in (PASSING, CHEAPEST):
         seat = games.turn[g]
         if games.phase[g] == DISCARD:
@@ -831,7 +951,7 @@ def policy_actions(
             out[g] = 0
             continue
         draw = 0.5
-        if policy == HEURISTIC:
+        if policy in (HEURISTIC, CLASSIC, CAUTIOUS):
             draw = draws[g] if given else _draw(rng, g)
         out[g] = _policy_one(g, policy, draw, boldness, rules, games, rng)
 
@@ -849,7 +969,7 @@ def advance(
             policy = policies[g, games.turn[g]]
             if policy == CALLER:
                 break
-            draw = _draw(rng, g) if policy == HEURISTIC else 0.5
+            draw = _draw(rng, g) if policy in (HEURISTIC, CLASSIC, CAUTIOUS) else 0.5
             a = _policy_one(g, policy, draw, boldness, rules, games, rng)
             if _apply_one(g, a, rules, games):
                 ended[g] = True

@@ -782,15 +782,18 @@ def _heuristic_affordable(g: int, seat: int, new_total: int, rules: Rules, games
 
 
 @_jit_inline
-def _heuristic_one(g: int, draw: float, boldness: float, rules: Rules, games: Games) -> int:
-    """``HeuristicBot.choose_with(state, draw)`` for unfinished game ``g``, as an action id."""
-    seat = games.turn[g]
-    if games.phase[g] == DISCARD:
-        return rules.num_bids + _lowest_luxury(games.owned, g, seat)
-    start, end = _legal_bids(g, seat, rules, games)
-    if start == end:
-        return 0
-    new_total = rules.sums[games.table[g, seat]] + rules.bid_totals[start]
+def _heuristic_bid(
+    g: int,
+    seat: int,
+    start: int,
+    new_total: int,
+    draw: float,
+    boldness: float,
+    rules: Rules,
+    games: Games,
+) -> int:
+    """``HeuristicBot.choose_with(state, draw)`` in an auction of game ``g`` where ``seat``
+    may bid (its legal bids start at ``start``; the cheapest makes ``new_total``)."""
     price = _heuristic_price(g, seat, games, boldness) * (
         1.0 + HEURISTIC_NOISE * (2.0 * draw - 1.0)
     )
@@ -846,17 +849,20 @@ CLASSIC_SLACK = np.array([0, 6, 14, 24, 30])
 
 
 @_jit_inline
-def _classic_one(g: int, draw: float, boldness: float, rules: Rules, games: Games) -> int:
-    """``ClassicHeuristicBot.choose_with(state, draw)`` for unfinished game ``g``."""
-    seat = games.turn[g]
-    owned = games.owned
-    if games.phase[g] == DISCARD:
-        return rules.num_bids + _lowest_luxury(owned, g, seat)
-    start, end = _legal_bids(g, seat, rules, games)
-    if start == end:
-        return 0
-    sums = rules.sums
-    new_total = sums[games.table[g, seat]] + rules.bid_totals[start]
+def _classic_bid(
+    g: int,
+    seat: int,
+    start: int,
+    end: int,
+    new_total: int,
+    draw: float,
+    boldness: float,
+    rules: Rules,
+    games: Games,
+) -> int:
+    """``ClassicHeuristicBot.choose_with(state, draw)`` in an auction where ``seat`` may bid
+    (its legal bids are ``start:end``; the cheapest makes ``new_total``)."""
+    owned, sums = games.owned, rules.sums
     noise = (0.8 + (1.2 - 0.8) * draw) * boldness
     card = games.auction[g]
     luxury_sum = _luxury_sum(owned, g, seat)
@@ -886,17 +892,19 @@ def _classic_one(g: int, draw: float, boldness: float, rules: Rules, games: Game
 
 
 @_jit_inline
-def _cautious_one(g: int, draw: float, rules: Rules, games: Games) -> int:
-    """``CautiousBot.choose_with(state, draw)`` for unfinished game ``g``."""
-    seat = games.turn[g]
-    owned = games.owned
-    if games.phase[g] == DISCARD:
-        return rules.num_bids + _lowest_luxury(owned, g, seat)
-    start, end = _legal_bids(g, seat, rules, games)
-    if start == end:
-        return 0
-    sums = rules.sums
-    new_total = sums[games.table[g, seat]] + rules.bid_totals[start]
+def _cautious_bid(
+    g: int,
+    seat: int,
+    start: int,
+    end: int,
+    new_total: int,
+    draw: float,
+    rules: Rules,
+    games: Games,
+) -> int:
+    """``CautiousBot.choose_with(state, draw)`` in an auction where ``seat`` may bid (its
+    legal bids are ``start:end``; the cheapest makes ``new_total``)."""
+    owned, sums = games.owned, rules.sums
     card = games.auction[g]
     if card < LUXURY_CARDS:
         price = 0.0 if owned[g, seat, FAUX_PAS] > 0 else 1.2 * (card + 1)
@@ -920,22 +928,28 @@ def _cautious_one(g: int, draw: float, rules: Rules, games: Games) -> int:
 def _policy_one(
     g: int, policy: int, draw: float, boldness: float, rules: Rules, games: Games, rng: Array
 ) -> int:
-    """The action id of compiled ``policy`` in unfinished game ``g``."""
+    """The action id of compiled ``policy`` in unfinished game ``g``. Every policy but the
+    uniform one discards its lowest luxury card for Faux Pas and passes without a legal
+    bid; only an auction with a legal bid is theirs to decide."""
+    if policy == UNIFORM:
+        return _sample_one(g, rules, games, rng)
+    seat = games.turn[g]
+    if games.phase[g] == DISCARD:
+        return rules.num_bids + _lowest_luxury(games.owned, g, seat)
+    if policy == PASSING:
+        return 0
+    start, end = _legal_bids(g, seat, rules, games)
+    if start == end:
+        return 0
+    new_total = rules.sums[games.table[g, seat]] + rules.bid_totals[start]
     if policy == HEURISTIC:
-        return _heuristic_one(g, draw, boldness, rules, games)
+        return _heuristic_bid(g, seat, start, new_total, draw, boldness, rules, games)
     if policy == CLASSIC:
-        return _classic_one(g, draw, boldness, rules, games)
+        return _classic_bid(g, seat, start, end, new_total, draw, boldness, rules, games)
     if policy == CAUTIOUS:
-        return _cautious_one(g, draw, rules, games)
-    if policy in (PASSING, CHEAPEST):
-        seat = games.turn[g]
-        if games.phase[g] == DISCARD:
-            return rules.num_bids + _lowest_luxury(games.owned, g, seat)
-        if policy == PASSING:
-            return 0
-        start, end = _legal_bids(g, seat, rules, games)
-        return rules.bid_ids[start] if start < end else 0
-    return _sample_one(g, rules, games, rng)
+        return _cautious_bid(g, seat, start, end, new_total, draw, rules, games)
+    cheapest: int = rules.bid_ids[start]  # CHEAPEST
+    return cheapest
 
 
 @_jit

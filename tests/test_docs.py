@@ -192,6 +192,7 @@ def test_the_raise_scan_finds_what_it_should() -> None:
 NOT_LIBRARY_ERRORS = {
     ("high_society.batch", "ImportError"): "the batch extra is missing: an import fails",
     ("high_society.actions", "TypeError"): "describe_action(): not an action, a wrong type",
+    ("high_society.learned", "ImportError"): "numpy is missing: an import fails",
     ("high_society.errors", "ValueError"): "a RecordError built with no code: a caller's bug",
     ("high_society.openspiel", "TypeError"): "game_state(): another game's state, a wrong type",
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",
@@ -245,6 +246,8 @@ MODULES_USERS_IMPORT = (
     "high_society.table",
     "high_society.text",
     "high_society.tournament",
+    "high_society.learned",
+    "high_society.batch.learner",
 )
 
 

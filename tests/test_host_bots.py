@@ -27,7 +27,7 @@ from high_society import (
     sort_cards,
     to_act,
 )
-from high_society.bots import Bot, HeuristicBot, RandomBot
+from high_society.bots import Bot, ClassicHeuristicBot, HeuristicBot, RandomBot
 from high_society.host import Dealer, play, play_game
 from high_society.invariants import state_problems
 from tests.builders import FAUX_PAS, PRESTIGE, L, play_actions, won
@@ -145,12 +145,12 @@ def _short_of_money(spent: int, dark_green_left: int) -> GameState:
         (1, 4, True),  # 5 behind
     ],
 )
-def test_the_heuristic_bot_may_fall_behind_the_poorest_only_early_and_only_so_far(
+def test_the_classic_heuristic_bot_may_fall_behind_the_poorest_only_early_and_only_so_far(
     dark_green_left: int, spent: int, bids: bool
 ) -> None:
     state = _short_of_money(spent, dark_green_left)
     for seed in range(10):
-        choice = HeuristicBot(seed).choose(state)
+        choice = ClassicHeuristicBot(seed).choose(state)
         assert choice == (Bid(0, frozenset({1})) if bids else Pass(0))
 
 

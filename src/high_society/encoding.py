@@ -47,6 +47,8 @@ __all__ = [
     "NUM_DISCARD_IDS",
     "PASS_ID",
     "EncodingError",
+    "action_feature_names",
+    "action_features",
     "action_from_id",
     "action_id",
     "card_from_chance_id",
@@ -265,6 +267,46 @@ def player_action(action: int, seat: int, config: GameConfig = STANDARD) -> Bid 
     if action >= first_discard:
         return Discard(seat, StatusCard.luxury(action - first_discard + 1))
     return Bid(seat, frozenset(v for i, v in enumerate(config.money) if action >> i & 1))
+
+
+def action_feature_names(config: GameConfig = STANDARD) -> tuple[str, ...]:
+    """The columns of :func:`action_features`: ``pass``, ``bid`` and ``discard`` (which
+    kind of action, 0 or 1), ``total`` (what a bid adds to the table), ``cards`` (how many
+    money cards it adds), ``luxury`` (the value of the luxury card a discard gives up),
+    then ``money_V`` for each money value ``V`` of ``config`` (1 when the bid adds it).
+
+    >>> action_feature_names()[:7]
+    ('pass', 'bid', 'discard', 'total', 'cards', 'luxury', 'money_1')
+    """
+    return (
+        "pass",
+        "bid",
+        "discard",
+        "total",
+        "cards",
+        "luxury",
+        *tuple(f"money_{value}" for value in config.money),
+    )
+
+
+def action_features(config: GameConfig = STANDARD) -> tuple[tuple[int, ...], ...]:
+    """One row per player action id, ``num_actions(config)`` rows, describing the action:
+    the columns of :func:`action_feature_names`. A learner can embed an id by its row
+    (``numpy.array(action_features())`` is a ``(2058, 17)`` table in the standard game).
+
+    >>> rows = action_features()
+    >>> rows[0][:6], rows[5][:6], rows[2048 + 2][:6]  # Pass, a bid of 1 and 3, discard 3
+    ((1, 0, 0, 0, 0, 0), (0, 1, 0, 4, 2, 0), (0, 0, 1, 0, 0, 3))
+    """
+    money = config.money
+    m = len(money)
+    rows: list[tuple[int, ...]] = [(1, 0, 0, 0, 0, 0) + (0,) * m]
+    for bid in range(1, 1 << m):
+        bits = tuple(bid >> i & 1 for i in range(m))
+        total = sum(v for v, bit in zip(money, bits, strict=True) if bit)
+        rows.append((0, 1, 0, total, sum(bits), 0, *bits))
+    rows += [(0, 0, 1, 0, 0, v) + (0,) * m for v in range(1, NUM_DISCARD_IDS + 1)]
+    return tuple(rows)
 
 
 def legal_action_ids(state: GameState) -> tuple[int, ...]:

@@ -38,14 +38,14 @@ Accepted(action=Bid(seat=0, cards=frozenset({2})), number=1, duplicate=False)
 >>> refusal.kind, refusal.code, refusal.message
 (<RefusalKind.NOT_YOUR_SEAT: 'not_your_seat'>, 'NOT_YOUR_SEAT', 'seat 0 cannot act for seat 1')
 >>> table.advance({1: SeatOnly(HeuristicBot(1)), 2: SeatOnly(HeuristicBot(2))})
-[Bid(seat=1, cards=frozenset({1, 2})), Bid(seat=2, cards=frozenset({1, 3}))]
+[Bid(seat=1, cards=frozenset({3})), Bid(seat=2, cards=frozenset({4}))]
 >>> payload = table.payload(0, since=2)
 >>> payload["to_act"], payload["highest_bidder"], payload["min_bid_total"]
 (0, 2, 5)
 >>> payload["legal"]["bids"][0]
 {'total': 5, 'cards': [3]}
 >>> [entry["text"] for entry in payload["log"]]
-['Ben bids 1 + 2 (3 face up)', 'Cy bids 1 + 3 (4 face up)']
+['Ben bids 3 (3 face up)', 'Cy bids 4 (4 face up)']
 """
 
 import enum

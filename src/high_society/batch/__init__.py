@@ -29,6 +29,7 @@ except ImportError as error:
 
 from high_society.batch._engine import (
     MAX_GAMES,
+    POLICIES,
     BatchError,
     BatchResults,
     GameBatch,
@@ -42,6 +43,7 @@ from high_society.batch._vector import StepInfo, VectorEnv
 __all__ = [
     "MAX_GAMES",
     "MAX_MONEY_CARDS",
+    "POLICIES",
     "BatchError",
     "BatchResults",
     "GameBatch",

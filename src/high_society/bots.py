@@ -116,7 +116,7 @@ class HeuristicBot:
         kind = card.kind
         match kind:
             case CardKind.LUXURY:
-                if mine.faux_pas_pending:
+                if mine.holds_faux_pas:  # in an auction, it waits for a luxury card
                     return 0.0
                 return (2.0 * card.luxury_value + 2.0) * noise
             case CardKind.PRESTIGE:

@@ -4,15 +4,16 @@ Status is exact (:class:`fractions.Fraction`): Scandale halves it and half point
 It depends only on which cards a player owns, never on the order they were won.
 """
 
+import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 
 import attrs
 
+from high_society._contracts import cards_in_place
 from high_society._text import short_repr
 from high_society.cards import LUXURY, StatusCard
 from high_society.errors import GameNotOverError, OutOfRangeError
-from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
 from high_society.state import GameState, PlayerState
 
 __all__ = [
@@ -48,7 +49,8 @@ class StatusBreakdown:
         passe: the player owns Passé (minus 5).
         prestige: how many prestige cards the player owns.
         scandale: the player owns Scandale (halved, last).
-        faux_pas_pending: a Faux Pas still waits for a luxury card; it does not count (R8).
+        holds_faux_pas: the cards hold a Faux Pas, which no luxury card has left the game
+            with yet; it does not count (R8).
         status: the result, exact.
 
     >>> from high_society.cards import sort_cards
@@ -64,8 +66,19 @@ class StatusBreakdown:
     passe: bool
     prestige: int
     scandale: bool
-    faux_pas_pending: bool
+    holds_faux_pas: bool
     status: Fraction
+
+    @property
+    def faux_pas_pending(self) -> bool:
+        """Deprecated: :attr:`holds_faux_pas`, which it returns (the Faux Pas held need not
+        wait for a luxury card: its owner may be choosing one to discard)."""
+        warnings.warn(
+            "StatusBreakdown.faux_pas_pending is deprecated: read holds_faux_pas",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.holds_faux_pas
 
     @property
     def after_passe(self) -> int:
@@ -125,7 +138,7 @@ def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
         passe=passe,
         prestige=prestige,
         scandale=scandale,
-        faux_pas_pending=_FAUX_PAS in cards,
+        holds_faux_pas=_FAUX_PAS in cards,
         status=_status(luxury_sum, passe, prestige, scandale),
     )
 

@@ -1,7 +1,6 @@
-"""One or more tests per ruling (R1-R12) of ``../shared/rules/RULINGS.md`` (the rulings live
-in the workplace's shared folder beside the repository, not in it; see
-docs/rules-as-code.md), named after it, and the rulebook's worked example. Each test would
-fail if the rule it names were implemented wrongly."""
+"""One or more tests per ruling (R1-R12, stated in docs/rulings.md), named after it, and the
+rulebook's worked example; docs/rules-as-code.md lists them by ruling. Each test would fail
+if the rule it names were implemented wrongly."""
 
 from collections import Counter
 from fractions import Fraction

@@ -72,7 +72,7 @@ CANARY = "verification/canary.py"
 #: The canaries' conditions that CrossHair must refute: (function, start of the condition).
 CANARY_MUST_FAIL = (
     ("broken_cast_out", "post: all(i in __return__"),
-    ("broken_bid", "post: __return__.players[seat].hand.isdisjoint"),
+    ("broken_bid", "post: hand_and_table_apart(seat, __return__)"),
 )
 
 _LINE = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<level>\w+): (?P<message>.*)$")

@@ -13,11 +13,15 @@ first and :func:`cards_in_place` last: CrossHair meets them sooner in that order
 :func:`cards_in_place` is public as ``high_society.invariants.cards_in_place``.
 """
 
+from collections.abc import Sequence
+from fractions import Fraction
+
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, StatusCard, sort_cards
 from high_society.state import GameState, Phase, PlayerState
 
 __all__ = [
     "adds_to_table",
+    "best_status_wins",
     "bid_follows_r5",
     "bid_is_legal",
     "bid_to_check",
@@ -37,10 +41,12 @@ __all__ = [
     "others_unchanged",
     "pass_is_legal",
     "passer_is_out",
+    "r11_status",
     "raises_highest_bid",
     "reveal_due_from",
     "reveal_is_legal",
     "spent_stays_spent",
+    "status_ties_go_to_money",
     "takes_from_deck",
 ]
 
@@ -261,3 +267,34 @@ def discards_one_with_faux_pas(seat: int, card: StatusCard, after: GameState) ->
 def reveal_due_from(seat: int, after: GameState) -> bool:
     """A reveal is due, and ``seat`` starts the next round."""
     return after.phase is Phase.REVEAL and after.turn == seat
+
+
+# --- Scoring (R10-R12) -----------------------------------------------------------------------
+
+
+def r11_status(cards: Sequence[StatusCard]) -> Fraction:
+    """R11 as the ruling states it: the luxury sum, minus 5 with Passé, doubled once per
+    prestige card, halved with Scandale."""
+    luxury = sum(c.luxury_value for c in cards)
+    passe = StatusCard.PASSE in cards
+    prestige = list(cards).count(StatusCard.PRESTIGE)
+    return Fraction((luxury - 5 * passe) * pow(2, prestige), pow(2, StatusCard.SCANDALE in cards))
+
+
+def best_status_wins(
+    scores: Sequence[Fraction], out: Sequence[int], winners: Sequence[int]
+) -> bool:
+    """R12: no seat that is not cast out (``out``) has a higher status than a winner."""
+    return all(scores[w] >= scores[i] for w in winners for i in range(len(scores)) if i not in out)
+
+
+def status_ties_go_to_money(
+    scores: Sequence[Fraction], money: Sequence[int], out: Sequence[int], winners: Sequence[int]
+) -> bool:
+    """R12: no seat that is not cast out and has a winner's status has more money."""
+    return all(
+        money[w] >= money[i]
+        for w in winners
+        for i in range(len(money))
+        if i not in out and scores[i] == scores[w]
+    )

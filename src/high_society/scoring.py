@@ -10,7 +10,12 @@ from fractions import Fraction
 
 import attrs
 
-from high_society._contracts import cards_in_place
+from high_society._contracts import (
+    best_status_wins,
+    cards_in_place,
+    r11_status,
+    status_ties_go_to_money,
+)
 from high_society._text import short_repr
 from high_society.cards import LUXURY, StatusCard
 from high_society.errors import GameNotOverError, OutOfRangeError
@@ -123,9 +128,9 @@ def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
 
     Contracts checked by CrossHair (docs/verification.md):
 
-    post: __return__.status == Fraction((sum(c.luxury_value for c in cards) - 5 * (StatusCard.PASSE in cards)) * pow(2, list(cards).count(StatusCard.PRESTIGE)), pow(2, StatusCard.SCANDALE in cards))
+    post: __return__.status == r11_status(cards)
     post: __return__ == status_of(list(reversed(cards)))
-    """  # noqa: E501 (a PEP 316 condition is one line)
+    """
     # Sorted as ints, then read back as the cards they name: no sort key to call per card.
     values = sorted([value for card in cards if (value := card.luxury_value)])
     luxury_sum = sum(values)
@@ -253,9 +258,9 @@ def winners(
     pre: all(s.denominator <= 2 for s in scores)
     post: not set(__return__) & set(cast_out(money))
     post: __return__ == () or len(set(cast_out(money))) < len(money)
-    post: all(scores[w] >= scores[i] for w in __return__ for i in range(len(money)) if i not in cast_out(money))
-    post: all(money[w] >= money[i] for w in __return__ for i in range(len(money)) if i not in cast_out(money) and scores[i] == scores[w])
-    """  # noqa: E501 (a PEP 316 condition is one line)
+    post: best_status_wins(scores, cast_out(money), __return__)
+    post: status_ties_go_to_money(scores, money, cast_out(money), __return__)
+    """
     out = set(cast_out(money))
     ranked = {
         i: (

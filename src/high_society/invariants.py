@@ -161,12 +161,12 @@ def _phase_problems(state: GameState) -> list[str]:
         return problems
     problems += _history_problems(state)
     for seat, p in enumerate(players):
-        pending = StatusCard.FAUX_PAS in p.status_cards
+        holds_faux_pas = StatusCard.FAUX_PAS in p.status_cards
         owns_luxury = any(c.is_luxury for c in p.status_cards)
         discarding = phase is Phase.DISCARD and seat == state.turn
-        if pending and owns_luxury and not discarding:
+        if holds_faux_pas and owns_luxury and not discarding:
             problems.append(f"seat {seat} holds Faux Pas and a luxury card without discarding")
-        if discarding and not (pending and owns_luxury):
+        if discarding and not (holds_faux_pas and owns_luxury):
             problems.append(f"seat {seat} must discard but has no Faux Pas and luxury card")
     if not problems and not _has_history(state):
         problems.append(

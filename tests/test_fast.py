@@ -13,8 +13,6 @@ import attrs
 import pytest
 
 from high_society import (
-    DARK_GREEN,
-    DISGRACE,
     STANDARD,
     Bid,
     Discard,
@@ -45,7 +43,6 @@ from high_society._fast import (
     randbelow,
     set_highest_bid,
     shared_pass,
-    union,
     with_card,
 )
 from high_society.bots import RandomBot
@@ -69,8 +66,6 @@ def test_the_members_by_name_are_the_members() -> None:
     assert tuple(Phase) == (_fast.REVEAL, _fast.AUCTION, _fast.DISCARD, _fast.OVER)
     for name in ("PRESTIGE", "FAUX_PAS", "PASSE", "SCANDALE"):
         assert getattr(_fast, name) is StatusCard[name]
-    assert sorted(_fast.DISGRACE_CARDS, key=str) == sorted(DISGRACE, key=str)
-    assert sorted(_fast.DARK_GREEN_CARDS, key=str) == sorted(DARK_GREEN, key=str)
     assert frozenset() == NO_MONEY
     assert type(NO_MONEY) is frozenset
 
@@ -143,12 +138,6 @@ def test_shared_pass_is_pass_of_the_seat(seat: int) -> None:
     assert type(shared_pass(seat)) is Pass
     if 0 <= seat < 5:
         assert shared_pass(seat) is shared_pass(seat)
-
-
-def test_union_is_the_union_and_keeps_the_set_when_nothing_is_added() -> None:
-    hand = frozenset({1, 2, 25})
-    assert union(hand, frozenset({4, 6})) == {1, 2, 4, 6, 25}
-    assert union(hand, NO_MONEY) is hand
 
 
 # --- Building states ---------------------------------------------------------------------

@@ -9,7 +9,8 @@ what plain code would do, faster, and ``tests/test_fast.py`` holds it to that pl
   tests, so that ``apply`` runs the ordered checks of ``rules`` only for the rest.
 - :func:`evolve_player` and :func:`evolve_state` are ``attrs.evolve`` for the two state
   classes: they fill each slot through its descriptor instead of running attrs'
-  ``__init__`` and evolve's field loop. :func:`set_highest_bid` fills the cache of
+  ``__init__`` and evolve's field loop; :func:`next_turn` is ``evolve_state`` for the most
+  frequent new state, an auction going on. :func:`set_highest_bid` fills the cache of
   ``GameState.highest_bid`` when a transition knows its value.
 - :func:`with_card` inserts a status card in canonical order, :func:`shared_pass` hands out
   one ``Pass`` per seat, :func:`money_set` keeps the configuration's money as a set, and
@@ -36,9 +37,7 @@ from high_society.state import GameState, Phase, PlayerState
 
 __all__ = [
     "AUCTION",
-    "DARK_GREEN_CARDS",
     "DISCARD",
-    "DISGRACE_CARDS",
     "FAUX_PAS",
     "GAME_FIELDS",
     "NO_MONEY",
@@ -59,7 +58,6 @@ __all__ = [
     "randbelow",
     "set_highest_bid",
     "shared_pass",
-    "union",
     "with_card",
 ]
 
@@ -73,18 +71,8 @@ PRESTIGE: Final = StatusCard.PRESTIGE
 FAUX_PAS: Final = StatusCard.FAUX_PAS
 PASSE: Final = StatusCard.PASSE
 SCANDALE: Final = StatusCard.SCANDALE
-#: ``cards.DISGRACE`` and ``cards.DARK_GREEN`` as tuples: ``in`` compares identities, where a
-#: set hashes the member in Python (``Enum.__hash__``).
-DISGRACE_CARDS: Final = (FAUX_PAS, PASSE, SCANDALE)
-DARK_GREEN_CARDS: Final = (PRESTIGE, SCANDALE)
 #: The empty set of money cards, shared: saves building one whenever a seat's table clears.
 NO_MONEY: Final[frozenset[int]] = frozenset()
-
-
-def union(cards: frozenset[int], more: frozenset[int]) -> frozenset[int]:
-    """``cards | more``; ``cards`` itself when ``more`` is empty (saves copying a hand when a
-    seat takes back a table with nothing on it)."""
-    return cards | more if more else cards
 
 
 # --- The common legal actions, recognised at once --------------------------------------------

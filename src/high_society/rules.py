@@ -49,12 +49,11 @@ from high_society._contracts import (
 )
 from high_society._fast import (
     AUCTION,
-    DARK_GREEN_CARDS,
     DISCARD,
-    DISGRACE_CARDS,
     FAUX_PAS,
     NO_MONEY,
     OVER,
+    PASSE,
     PRESTIGE,
     REVEAL,
     SCANDALE,
@@ -64,7 +63,6 @@ from high_society._fast import (
     plainly_legal,
     set_highest_bid,
     shared_pass,
-    union,
     with_card,
 )
 from high_society._text import short_repr
@@ -430,7 +428,7 @@ def _reveal(state: GameState, card: StatusCard) -> GameState:
     deck = state.deck
     i = deck.index(card)
     deck = deck[:i] + deck[i + 1 :]
-    if card in DARK_GREEN_CARDS and PRESTIGE not in deck and SCANDALE not in deck:
+    if (card is PRESTIGE or card is SCANDALE) and PRESTIGE not in deck and SCANDALE not in deck:
         return evolve_state(state, deck=deck, phase=OVER, auction=None, ending_card=card)
     auction = evolve_state(state, deck=deck, phase=AUCTION, auction=card)
     set_highest_bid(auction, state.highest_bid)  # no money moved
@@ -473,11 +471,14 @@ def _pass(state: GameState, seat: int) -> GameState:
     """
     card = state.auction
     assert card is not None
-    if card in DISGRACE_CARDS:
+    if card is FAUX_PAS or card is PASSE or card is SCANDALE:
         return _end_disgrace_auction(state, seat, card)
     p = state.players[seat]
     seats = list(state.players)
-    seats[seat] = evolve_player(p, hand=union(p.hand, p.table), table=NO_MONEY, passed=True)
+    if p.table:  # the passer takes their face-up cards back
+        seats[seat] = evolve_player(p, hand=p.hand | p.table, table=NO_MONEY, passed=True)
+    else:
+        seats[seat] = evolve_player(p, passed=True)
     players = tuple(seats)
     nxt = _next_seat_in(players, seat)
     if _next_seat_in(players, nxt) == nxt:  # the last seat in
@@ -542,9 +543,7 @@ def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> Ga
     for i, p in enumerate(seats):
         if i == passer:
             owned = with_card(p.status_cards, card)
-            seats[i] = evolve_player(
-                p, hand=union(p.hand, p.table), table=NO_MONEY, status_cards=owned
-            )
+            seats[i] = evolve_player(p, hand=p.hand | p.table, table=NO_MONEY, status_cards=owned)
         elif p.table:
             seats[i] = evolve_player(p, table=NO_MONEY, spent=p.spent | p.table)
     phase = DISCARD if card is FAUX_PAS and seats[passer].luxury_cards else REVEAL

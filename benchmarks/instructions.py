@@ -7,7 +7,8 @@ one after the other: run this in each (``git archive`` of the other commit into 
 then the same command there). Each workload runs twice under callgrind, ``few`` and
 ``many`` times after the same warm-up, and the difference is divided by ``many - few``:
 start-up, imports and warm-up cancel out. Hashing is seeded (``PYTHONHASHSEED=0``), since
-set and dict layouts change the counts a little. Needs ``valgrind`` (Debian: ``apt-get
+set and dict layouts change the counts a little, and the garbage collector is off while
+counting (see :data:`QUIET_GC`). Needs ``valgrind`` (Debian: ``apt-get
 install valgrind``); about 200 times slower than a plain run, two to three minutes in all.
 """
 
@@ -34,6 +35,11 @@ reveal = Reveal(StatusCard.LUXURY_5)
 bot = RandomBot(1)
 recorded = [random_game(4, seed) for seed in range(50)]
 """
+
+#: The garbage collector off while counting: when a full collection falls inside the
+#: counted work depends on everything else the process allocated, and moved the counts by
+#: up to 2% between two trees, or between two runs of this script on the same tree.
+QUIET_GC = "import gc; gc.collect(); gc.disable()"
 
 #: (what is counted, per what, the code run ``n`` times, warm-up, few, many).
 WORKLOADS = (
@@ -137,7 +143,9 @@ def main() -> int:
     print("| workload | instructions | per |")
     print("| --- | ---: | --- |")
     for name, per, step, warm, few, many in WORKLOADS:
-        counts = [instructions(f"{SETUP}\n{warm}\nn = {n}\n{step}") for n in (few, many)]
+        counts = [
+            instructions(f"{SETUP}\n{warm}\n{QUIET_GC}\nn = {n}\n{step}") for n in (few, many)
+        ]
         units = (many - few) * (actions if per == "action" else 1)
         print(f"| {name} | {(counts[1] - counts[0]) / units:,.0f} | {per} |", flush=True)
     return 0

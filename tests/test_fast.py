@@ -39,6 +39,7 @@ from high_society._fast import (
     evolve_player,
     evolve_state,
     money_set,
+    next_turn,
     plainly_legal,
     randbelow,
     set_highest_bid,
@@ -173,6 +174,17 @@ def test_evolve_builds_the_same_values_as_attrs_evolve() -> None:
     assert evolve_state(state) == state
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         evolve_state(state).turn = 2  # type: ignore[misc]
+
+
+def test_next_turn_is_evolve_with_new_seats_and_turn() -> None:
+    state = apply(apply(new_game(3), Reveal(StatusCard.LUXURY_3)), Bid(0, frozenset({2, 4})))
+    players = apply(state, Bid(1, frozenset({8}))).players
+    fast = next_turn(state, players, 2)
+    slow = attrs.evolve(state, players=players, turn=2)
+    assert type(fast) is GameState
+    assert fast == slow
+    assert hash(fast) == hash(slow)
+    assert fast.highest_bid == slow.highest_bid == 8  # the cache starts empty
 
 
 def test_the_named_shapes_are_the_attrs_fields_in_order() -> None:

@@ -25,8 +25,10 @@ from high_society import (
     StatusCard,
     _fast,
     apply,
+    is_legal,
     legal_actions,
     new_game,
+    rules,
     sort_cards,
     why_illegal,
 )
@@ -122,6 +124,25 @@ def test_plainly_legal_refuses_the_plain_illegal_actions_of_each_kind() -> None:
     assert not plainly_legal(state, Pass(2))  # not its turn
     assert not plainly_legal(state, Reveal(L(6)))  # no reveal is due (R4)
     assert not plainly_legal(discard_due(), Discard(0, L(3)))  # legal, but not plainly
+
+
+def test_the_engine_asks_plainly_legal_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The hot path: apply, is_legal and `in legal_actions` put the very state and action to
+    # the fast test before any ordered check.
+    asked: list[tuple[GameState, object]] = []
+
+    def spy(state: GameState, action: object) -> bool:
+        asked.append((state, action))
+        return plainly_legal(state, action)
+
+    state = play_actions(Reveal(L(5)))
+    action = Bid(0, frozenset({3}))
+    monkeypatch.setattr(rules, "plainly_legal", spy)
+    apply(state, action)
+    assert is_legal(state, action)
+    assert action in legal_actions(state)
+    assert action in legal_actions(state).bids()
+    assert asked == [(state, action)] * 4
 
 
 def test_money_set_is_the_money_of_the_configuration_asked_about() -> None:

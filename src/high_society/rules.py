@@ -15,6 +15,7 @@ speed tricks are named helpers of ``high_society._fast``.
 """
 
 import enum
+import operator
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
@@ -483,9 +484,8 @@ def _pass(state: GameState, seat: int) -> GameState:
     nxt = _next_seat_in(players, seat)
     if _next_seat_in(players, nxt) == nxt:  # the last seat in
         return _end_normal_auction(state, players, nxt, card)
-    # The highest bid stands, unless it was the passer's: then it is worked out when asked.
-    held_highest = p.table and sum(p.table) >= state.highest_bid
-    return _auction_goes_on(state, players, nxt, None if held_highest else state.highest_bid)
+    # The highest bid stands: it is never the bid of the seat to act, which was outbid.
+    return _auction_goes_on(state, players, nxt, state.highest_bid)
 
 
 def _next_seat_in(players: tuple[PlayerState, ...], seat: int) -> int:
@@ -498,13 +498,12 @@ def _next_seat_in(players: tuple[PlayerState, ...], seat: int) -> int:
 
 
 def _auction_goes_on(
-    state: GameState, players: tuple[PlayerState, ...], turn: int, highest: int | None
+    state: GameState, players: tuple[PlayerState, ...], turn: int, highest: int
 ) -> GameState:
-    """The auction of ``state`` with ``players``, ``turn`` to act; ``highest`` is the new
-    highest bid when the caller knows it (``None``: worked out on first use)."""
+    """The auction of ``state`` with ``players``, ``turn`` to act and ``highest`` the highest
+    face-up total."""
     new = next_turn(state, players, turn)
-    if highest is not None:
-        set_highest_bid(new, highest)
+    set_highest_bid(new, highest)
     return new
 
 
@@ -522,9 +521,7 @@ def _end_normal_auction(
         removed = sort_cards((*removed, FAUX_PAS, card))
     else:
         owned = with_card(w.status_cards, card)
-    paid = evolve_player(
-        w, table=NO_MONEY, spent=w.spent | w.table, passed=False, status_cards=owned
-    )
+    paid = evolve_player(w, table=NO_MONEY, spent=w.spent | w.table, status_cards=owned)
     seats = []
     for i, p in enumerate(players):  # everyone is in the next round
         seats.append(paid if i == winner else evolve_player(p, passed=False))
@@ -546,8 +543,9 @@ def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> Ga
             seats[i] = evolve_player(p, hand=p.hand | p.table, table=NO_MONEY, status_cards=owned)
         elif p.table:
             seats[i] = evolve_player(p, table=NO_MONEY, spent=p.spent | p.table)
-    phase = DISCARD if card is FAUX_PAS and seats[passer].luxury_cards else REVEAL
-    new = evolve_state(state, players=tuple(seats), phase=phase, turn=passer, auction=None)
+    phase = DISCARD if card is FAUX_PAS and seats[passer].luxury_cards else REVEAL  # R8
+    # The passer, whose turn it was, starts the next round.
+    new = evolve_state(state, players=tuple(seats), phase=phase, auction=None)
     set_highest_bid(new, 0)  # every seat's face-up cards are gone
     return new
 
@@ -617,7 +615,8 @@ class LegalActions(Sequence[Action]):
             start = self._start = (
                 starts[above] if 0 <= above < len(starts) else bisect_right(table.totals, above)
             )
-            self._first: tuple[Action, ...] | None = None  # (Pass(seat),), built when asked
+            #: The actions listed before the bids; ``None`` for the auction's ``Pass`` alone.
+            self._first: tuple[Action, ...] | None = None
             self._nfirst = 1
             self._size = 1 + len(table.totals) - start
             return
@@ -627,19 +626,11 @@ class LegalActions(Sequence[Action]):
         if phase is REVEAL:
             first: tuple[Action, ...] = tuple(Reveal(card) for card in _distinct(state.deck))
         elif phase is DISCARD:
-            owner = state.players[seat]
-            first = tuple(Discard(seat, card) for card in owner.luxury_cards)
+            first = tuple(Discard(seat, card) for card in state.players[seat].luxury_cards)
         else:
             first = ()
         self._first = first
         self._size = self._nfirst = len(first)
-
-    def _first_actions(self) -> tuple[Action, ...]:
-        """The actions listed before the bids: the auction's ``Pass``, or all of them."""
-        first = self._first
-        if first is None:
-            first = self._first = (shared_pass(self._seat),)
-        return first
 
     def __len__(self) -> int:
         return self._size
@@ -651,20 +642,25 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
 
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if type(index) is not int or not 0 <= index < self._size:
+        if type(index) is not int:  # a slice, or an integer of another type (bool, numpy)
             if isinstance(index, slice):
                 return [self[i] for i in range(*index.indices(self._size))]
-            index = _in_range(index, self._size, "legal action")
+            index = operator.index(index)
+        if index < 0:
+            index += self._size
+        if not 0 <= index < self._size:
+            raise OutOfRangeError("legal action index out of range")
         nfirst = self._nfirst
         if index < nfirst:
             first = self._first
-            return (first if first is not None else self._first_actions())[index]
+            return shared_pass(self._seat) if first is None else first[index]
         table = self._table
         assert table is not None  # only an auction lists bids
         return Bid(self._seat, table.cards_at(self._start + index - nfirst))
 
     def __iter__(self) -> Iterator[Action]:
-        yield from self._first_actions()
+        first = self._first
+        yield from (shared_pass(self._seat),) if first is None else first
         yield from self.bids()
 
     def __contains__(self, action: object) -> bool:
@@ -684,7 +680,9 @@ def _in_range(index: int, size: int, what: str) -> int:
 
     Raises:
         OutOfRangeError: the index is past either end.
+        TypeError: the index is not an integer.
     """
+    index = operator.index(index)
     if index < 0:
         index += size
     if not 0 <= index < size:

@@ -214,7 +214,7 @@ def test_the_heuristic_bot_discards_its_lowest_luxury_card() -> None:
 
 def test_the_heuristic_bot_bids_nothing_for_luxury_a_waiting_faux_pas_would_take() -> None:
     state = play_actions(Reveal(FAUX_PAS), Pass(0), Reveal(L(10)))
-    assert state.players[0].faux_pas_pending
+    assert state.players[0].faux_pas_waits_for_luxury
     assert {HeuristicBot(seed).choose(state) for seed in range(10)} == {Pass(0)}
     # Without the Faux Pas, the same bots bid for it.
     assert Pass(0) not in {

@@ -24,7 +24,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("_version", "errors", "_bidtable", "_bid_ids", "_immutable", "_text", "batch._kernels"),
     ("cards", "_json", "_buffers", "parallel"),
     ("actions", "state", "_fields", "_schemas", "batch._tables", "cli._options"),
-    ("_fast", "_history", "batch._convert"),
+    ("_fast", "_contracts", "_history", "batch._convert"),
     ("invariants",),
     ("scoring", "rules"),
     ("__init__", "encoding", "_convert", "observation"),

@@ -354,7 +354,10 @@ def test_an_unfinished_game_is_valid() -> None:
     assert not validation.finished
     assert validation.result is None
     assert validation.state is not None
-    assert validation.state.players[0].faux_pas_pending
+    # Ada took Faux Pas owning Luxury 7: she holds it and must discard (R8); it waits for
+    # no luxury card.
+    assert validation.state.players[0].holds_faux_pas
+    assert not validation.state.players[0].faux_pas_waits_for_luxury
     assert validation.to_json("g.json") == {
         "file": "g.json",
         "valid": True,

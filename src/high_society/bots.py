@@ -406,7 +406,7 @@ class HeuristicBot:
         kind = card.kind
         match kind:
             case CardKind.LUXURY:
-                if mine.faux_pas_pending:
+                if mine.holds_faux_pas:
                     return 0.0
                 worth = self.LUXURY_RATE * card.luxury_value * factor + 1.0
             case CardKind.PRESTIGE:
@@ -486,7 +486,7 @@ class CautiousBot:
         assert card is not None
         mine = status_of(me.status_cards)
         if card.kind is CardKind.LUXURY:
-            price = 0.0 if mine.faux_pas_pending else 1.2 * card.luxury_value
+            price = 0.0 if mine.holds_faux_pas else 1.2 * card.luxury_value
         elif card.kind is CardKind.PRESTIGE:
             price = 8.0 + 0.8 * mine.luxury_sum
         else:
@@ -587,7 +587,7 @@ class ClassicHeuristicBot:
         kind = card.kind
         match kind:
             case CardKind.LUXURY:
-                if mine.faux_pas_pending:
+                if mine.holds_faux_pas:  # in an auction, it waits for a luxury card
                     return 0.0
                 return (2.0 * card.luxury_value + 2.0) * noise
             case CardKind.PRESTIGE:

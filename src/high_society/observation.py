@@ -90,8 +90,9 @@ class PublicPlayer:
         table: the money cards face up in front of the player this round.
         passed: the player has passed in the current auction.
         hand_size: how many money cards the player holds in hand (face-up cards aside).
-        status_cards: the status cards in front of the player, in canonical order (a Faux
-            Pas here is pending, R8).
+        status_cards: the status cards in front of the player, in canonical order. A Faux
+            Pas here is held until a luxury card of the player's leaves the game with it
+            (R8): the player is choosing one to discard, or owns none and waits to win one.
     """
 
     table: frozenset[int]

@@ -810,7 +810,7 @@ def _result(state: GameState) -> JSONObject:
             "passe": b.passe,
             "prestige": b.prestige,
             "scandale": b.scandale,
-            "faux_pas_pending": b.faux_pas_pending,
+            "holds_faux_pas": b.holds_faux_pas,
             "status": score_to_json(b.status),
             "explain": b.explain(),
         }
@@ -888,7 +888,7 @@ def payload_schema() -> JSONObject:
             "passe": {"type": "boolean"},
             "prestige": {"type": "integer", "minimum": 0},
             "scandale": {"type": "boolean"},
-            "faux_pas_pending": {"type": "boolean"},
+            "holds_faux_pas": {"type": "boolean"},
             "status": number,
             "explain": {"type": "string"},
         }

@@ -193,6 +193,7 @@ NOT_LIBRARY_ERRORS = {
     ("high_society.batch", "ImportError"): "the batch extra is missing: an import fails",
     ("high_society.actions", "TypeError"): "describe_action(): not an action, a wrong type",
     ("high_society.learned", "ImportError"): "numpy is missing: an import fails",
+    ("high_society.learned", "AttributeError"): "a module's __getattr__, for a missing name",
     ("high_society.errors", "ValueError"): "a RecordError built with no code: a caller's bug",
     ("high_society.openspiel", "TypeError"): "game_state(): another game's state, a wrong type",
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",

@@ -8,7 +8,7 @@
 - The rules-as-code guide names only tests that exist and code that exists, and covers every
   ruling R1-R14.
 
-- The README's Python example runs.
+- The README's Python example runs, the README fits on two screens, and its links resolve.
 
 The examples in the pages themselves run as doctests (``docs/conftest.py``).
 """
@@ -335,6 +335,20 @@ def test_the_readme_python_examples_run(capsys: pytest.CaptureFixture[str]) -> N
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
     assert "GAME_OVER Seat 0 cannot pass: the game is over" in capsys.readouterr().out
+
+
+def test_the_readme_is_a_front_page_that_fits_on_two_screens() -> None:
+    # What it is, install, the two commands, a first example, links: the rest is in docs/.
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 120
+    assert max(len(line) for line in lines) <= 100
+
+
+def test_every_link_of_the_readme_names_a_file_of_the_repository() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#]+)\)", text)
+    assert targets
+    assert [t for t in targets if "://" not in t and not (ROOT / t).is_file()] == []
 
 
 _COPIED = re.compile(r"^```python\n# (src/[\w/]+\.py): (\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)

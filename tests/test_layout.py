@@ -337,7 +337,7 @@ def named_tiers(text: str) -> list[tuple[str, list[str]]]:
     modules as ``LAYERS`` names them (a package by its name on the page: ``batch`` is
     ``batch.__init__``). A tier is a ``### N. Name`` heading; its modules are the names in
     backticks of its paragraph that starts ``Modules:``."""
-    tiers = []
+    tiers: list[tuple[str, list[str]]] = []
     sections = re.split(r"^### (\d+)\. (.+)$", text, flags=re.MULTILINE)
     for number, name, body in zip(sections[1::3], sections[2::3], sections[3::3], strict=True):
         assert int(number) == len(tiers) + 1, f"tier {number} out of order"
@@ -350,9 +350,9 @@ def named_tiers(text: str) -> list[tuple[str, list[str]]]:
 def tier_problems(tiers: list[tuple[str, list[str]]]) -> list[str]:
     """What keeps ``tiers`` from agreeing with ``LAYERS``: a module in no tier or in two, a
     name that is no module, a layer split across tiers, tiers out of the layers' order."""
-    problems = []
+    problems: list[str] = []
     where: dict[str, int] = {}
-    for index, (name, members) in enumerate(tiers):
+    for index, (_, members) in enumerate(tiers):
         for module in members:
             if module in where:
                 problems.append(f"{module} is in two tiers")

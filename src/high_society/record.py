@@ -25,7 +25,7 @@ an illegal action, the engine's :class:`~high_society.Reason`).
 >>> _ = writer.add(Bid(0, frozenset({1, 3})))
 >>> text = dumps_record(writer.record())
 >>> validation = validate_record(text)
->>> validation.valid, validation.finished, validation.actions
+>>> validation.valid, validation.finished, validation.action_count
 (True, False, 2)
 """
 

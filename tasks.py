@@ -140,7 +140,7 @@ def lint() -> None:
 
 
 def typecheck() -> None:
-    run(BIN / "mypy", "--strict", "src", "tests", "property_tests", "verification")
+    run(BIN / "mypy", "--strict", "src", "tests", "property_tests", "verification", "benchmarks")
 
 
 def pytest(*args: str) -> None:
@@ -224,9 +224,10 @@ WHEEL_TOOLS = {"pytest", "hypothesis", "httpx2"}
 def wheel() -> None:
     """The release check: build the sdist and the wheel (``python -m build``, isolated),
     check them with ``twine check --strict``, install the wheel into a new virtual
-    environment outside the source tree, and run there what a user runs: every module's
-    doctests, every page's examples, the demo, and a check that the wheel holds every file
-    of the source package (a file left out of the package data fails here)."""
+    environment outside the source tree, and run there what a user runs: the README's
+    examples, every module's doctests, every page's examples, the demo, and a check that
+    the wheel holds every file of the source package (a file left out of the package data
+    fails here)."""
     work = Path(tempfile.mkdtemp(prefix="high-society-wheel-"))
     try:
         # Built from the project's files alone, as in a fresh clone: nothing a local build
@@ -253,6 +254,9 @@ def wheel() -> None:
         script = work / "holds_every_file.py"
         script.write_text(_HOLDS_EVERY_FILE, encoding="utf-8")
         _run_in(work, py, script, tree / "src" / "high_society")
+        readme = work / "readme_examples.py"
+        readme.write_text(_README_EXAMPLES, encoding="utf-8")
+        _run_in(work, py, readme, tree / "README.md")
         pytest_args = ("-p", "no:cacheprovider", "-q", "-W", "error", "--rootdir", str(work))
         _run_in(
             work, py, "-m", "pytest", *pytest_args, "--doctest-modules", "--pyargs", "high_society"
@@ -285,6 +289,19 @@ def files(root):
 missing = sorted(files(source) - files(installed))
 assert not missing, f"the wheel lacks {missing}"
 print(f"the wheel holds all {len(files(source))} files of the package, from {installed}")
+"""
+
+
+#: Run by the wheel's interpreter: the README's Python examples, as a newcomer runs them.
+_README_EXAMPLES = """\
+import pathlib, re, sys
+
+text = pathlib.Path(sys.argv[1]).read_text(encoding="utf-8")
+blocks = re.findall(r"^```python\\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+assert blocks, "the README has no Python example"
+for block in blocks:
+    exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
+print(f"the README's {len(blocks)} Python example(s) ran against the wheel")
 """
 
 

@@ -1,4 +1,4 @@
-"""The search bot against OpenSpiel's ``MCTSBot`` at equal CPU time per decision (issue 14).
+"""The search bot against OpenSpiel's ``MCTSBot`` at equal CPU time per decision.
 
     nice -n 10 python -m benchmarks.search_vs_mcts --games 240 --seconds 0.07 --jobs 2
 

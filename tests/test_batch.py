@@ -72,7 +72,7 @@ def test_a_batch_has_at_least_one_game(games: object) -> None:
 
 def test_configs_beyond_the_bid_tables_are_refused() -> None:
     # GameConfig itself refuses more money cards than the batch engine's tables hold
-    # (high_society.cards.MAX_MONEY_CARDS, issue 10), so no such config reaches a batch.
+    # (high_society.cards.MAX_MONEY_CARDS), so no such config reaches a batch.
     assert MAX_MONEY_CARDS == cards.MAX_MONEY_CARDS
     with pytest.raises(InvalidConfigError, match=f"at most {MAX_MONEY_CARDS}"):
         GameBatch(1, 3, config=GameConfig(money=tuple(range(1, MAX_MONEY_CARDS + 2))))

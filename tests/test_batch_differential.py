@@ -1,4 +1,4 @@
-"""The batch engine plays exactly the reducer's game (issue 13), checked step by step.
+"""The batch engine plays exactly the reducer's game, checked step by step.
 
 Each test plays games through :class:`~high_society.batch.GameBatch` and the reducer with
 the same choices and reveals, comparing at every step the legal-action ids, the

@@ -8,7 +8,7 @@
 - The rules-as-code guide names only tests that exist and code that exists, and covers every
   ruling R1-R14.
 
-- The README's Python example runs.
+- The README's Python example runs, the README fits on two screens, and its links resolve.
 
 The examples in the pages themselves run as doctests (``docs/conftest.py``).
 """
@@ -193,6 +193,7 @@ NOT_LIBRARY_ERRORS = {
     ("high_society.batch", "ImportError"): "the batch extra is missing: an import fails",
     ("high_society.actions", "TypeError"): "describe_action(): not an action, a wrong type",
     ("high_society.learned", "ImportError"): "numpy is missing: an import fails",
+    ("high_society.learned", "AttributeError"): "a module's __getattr__, for a missing name",
     ("high_society.errors", "ValueError"): "a RecordError built with no code: a caller's bug",
     ("high_society.openspiel", "TypeError"): "game_state(): another game's state, a wrong type",
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",
@@ -334,6 +335,20 @@ def test_the_readme_python_examples_run(capsys: pytest.CaptureFixture[str]) -> N
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
     assert "GAME_OVER Seat 0 cannot pass: the game is over" in capsys.readouterr().out
+
+
+def test_the_readme_is_a_front_page_that_fits_on_two_screens() -> None:
+    # What it is, install, the two commands, a first example, links: the rest is in docs/.
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 120
+    assert max(len(line) for line in lines) <= 100
+
+
+def test_every_link_of_the_readme_names_a_file_of_the_repository() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#]+)\)", text)
+    assert targets
+    assert [t for t in targets if "://" not in t and not (ROOT / t).is_file()] == []
 
 
 _COPIED = re.compile(r"^```python\n# (src/[\w/]+\.py): (\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from high_society import Phase, is_legal
+from high_society import Phase, is_legal, learned
 from high_society.bots import AnyBot, HeuristicBot, RandomBot, cheapest_bid
 from high_society.encoding import action_id
 from high_society.errors import InvalidConfigError
 from high_society.host import play
-from high_society.learned import WEIGHTS, LearnedBot, load_network
+from high_society.learned import WEIGHTS_FILE, LearnedBot, load_network
 from high_society.observation import observation_scale
 from high_society.tournament import Entrant, tournament
 
@@ -23,9 +23,16 @@ def test_the_shipped_weights_load_and_are_small() -> None:
     network = load_network()
     assert network.players == 4
     assert network.inputs == 199
-    size = resources.files("high_society").joinpath("data", WEIGHTS).read_bytes()
+    size = resources.files("high_society").joinpath("data", WEIGHTS_FILE).read_bytes()
     assert len(size) < 300_000
     assert all(w.dtype == np.float32 for w, _ in network.layers)
+
+
+def test_the_old_name_of_the_weights_file_still_works_and_warns() -> None:
+    with pytest.warns(DeprecationWarning, match="WEIGHTS_FILE"):
+        assert learned.WEIGHTS == WEIGHTS_FILE
+    with pytest.raises(AttributeError, match="no attribute 'WEIGHT'"):
+        _ = learned.WEIGHT
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

@@ -20,6 +20,7 @@ Needs numpy: ``pip install 'high-society[learned]'``.
 (True, True)
 """
 
+import warnings
 from importlib import resources
 
 try:
@@ -37,10 +38,22 @@ from high_society.observation import observation_scale, observation_tensor
 from high_society.rules import legal_actions
 from high_society.state import GameState, Phase
 
-__all__ = ["WEIGHTS", "LearnedBot", "PolicyNetwork", "load_network"]
+__all__ = ["WEIGHTS_FILE", "LearnedBot", "PolicyNetwork", "load_network"]
 
-#: The file of the shipped weights, in the package's ``data`` folder.
-WEIGHTS = "learned-4p.npz"
+#: The name of the shipped weights' file, in the package's ``data`` folder.
+WEIGHTS_FILE = "learned-4p.npz"
+
+
+def __getattr__(name: str) -> str:
+    # WEIGHTS, the old name of WEIGHTS_FILE: it named a file, not the weights.
+    if name == "WEIGHTS":
+        warnings.warn(
+            "high_society.learned.WEIGHTS is deprecated: use WEIGHTS_FILE (the file's name)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return WEIGHTS_FILE
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class PolicyNetwork:
@@ -80,7 +93,7 @@ def load_network(path: str | None = None) -> PolicyNetwork:
     """
     try:
         if path is None:
-            source = resources.files("high_society").joinpath("data", WEIGHTS)
+            source = resources.files("high_society").joinpath("data", WEIGHTS_FILE)
             with source.open("rb") as stream:
                 data = dict(np.load(stream, allow_pickle=False))
         else:

@@ -36,8 +36,8 @@ from high_society.batch._engine import (
     IllegalActionIdError,
     Seed,
 )
+from high_society.batch._layout import MAX_MONEY_CARDS
 from high_society.batch._simulate import simulate
-from high_society.batch._tables import MAX_MONEY_CARDS
 from high_society.batch._vector import StepInfo, VectorEnv
 
 __all__ = [

@@ -9,8 +9,7 @@ import numpy.typing as npt
 
 from high_society._text import short_repr
 from high_society.batch import _kernels
-from high_society.batch._convert import Row, row_from_state, state_from_row
-from high_society.batch._tables import tables
+from high_society.batch._layout import Row, row_from_state, state_from_row, tables
 from high_society.cards import STANDARD, GameConfig, check_players
 from high_society.encoding import player_action
 from high_society.errors import EncodingError, HighSocietyError, Reason

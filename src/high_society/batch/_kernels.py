@@ -10,7 +10,7 @@ cache (``cache=True``) checks the stamp of the file that holds a function, not o
 files it calls into, so keeping everything here makes a stale cache impossible.
 
 The arrays travel in named tuples, each written once here: :class:`Games` (the state of
-every game), :class:`Rules` (one config's constants, built by ``_tables.py``),
+every game), :class:`Rules` (one config's constants, built by ``_layout.py``),
 :class:`Outcome` (R10-R12 per game) and :class:`Summary` (:func:`play_uniform`'s sums).
 numba compiles a named tuple of arrays into a struct of the arrays: ``games.hand[g, p]``
 reads the caller's array as ``hand[g, p]`` did, and the dispatcher recognises a tuple's

@@ -36,7 +36,7 @@ from high_society.errors import EncodingError, RecordCode
 from high_society.observation import ObservationWriter
 from high_society.openspiel import SHORT_NAME, game_state
 from high_society.parallel import MAX_JOBS, check_jobs, run_chunks
-from high_society.pettingzoo import SoloEnv
+from high_society.pettingzoo import SoloEnv, raw_env
 from high_society.record import (
     GameRecord,
     dumps_record,
@@ -286,6 +286,16 @@ def test_solo_env_refuses_what_is_not_an_action_id(action: object) -> None:
     assert env.game == before
 
 
+@pytest.mark.parametrize("action", [5.7, "5", float("nan"), None, True, np.True_, [5]], ids=repr)
+def test_the_raw_aec_env_refuses_what_is_not_an_action_id(action: object) -> None:
+    env = raw_env(players=3)
+    env.reset(seed=1)
+    before = env.game
+    with pytest.raises(EncodingError):
+        env.step(action)  # type: ignore[arg-type]
+    assert env.game == before
+
+
 @pytest.mark.parametrize("action", [5, np.int64(5), np.uint16(5)])
 def test_solo_env_takes_python_and_numpy_integers(action: int) -> None:
     env = SoloEnv(players=3)
@@ -368,6 +378,9 @@ def test_batch_simulate_refuses_a_count_it_cannot_play(games: int) -> None:
         (["simulate", "--jobs", "1025"], "argument --jobs: must be from 0 to 1,024"),
         (["demo", "--seed", str(2**63), "--record", "never.json"], "argument --seed: must be"),
         (["demo", "--seed", "-1"], "argument --seed: must be from 0 to"),
+        (["play", "--seed", "-5"], "argument --seed: must be from 0 to"),
+        (["play", "--seed", str(2**63)], "argument --seed: must be from 0 to"),
+        (["play", "--seed", "9" * 5000], "argument --seed: not a whole number"),
         (["tournament", "random", "random", "random", "--games", "9" * 5000], "not a whole"),
     ],
 )

@@ -339,7 +339,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         Raises:
             IllegalActionError: the action is not legal (:class:`ClassicEnv` ends the game
                 instead, as PettingZoo's classic games do). Nothing changes then.
-            EncodingError: ``action`` is not an action id (``None`` included).
+            EncodingError: ``action`` is not an action id (``None`` and bools included).
             ValueError: ``action`` is not ``None`` for an agent that is done (PettingZoo's
                 own check).
         """
@@ -348,7 +348,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
             self._was_dead_step(action)
             return
         if type(action) is not int:  # numpy integers, as the action space samples them
-            if not isinstance(action, SupportsIndex):
+            if isinstance(action, bool | np.bool_) or not isinstance(action, SupportsIndex):
                 raise EncodingError(f"{short_repr(action)} is not an action id")
             action = operator.index(action)
         self._play_id(action)

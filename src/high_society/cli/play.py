@@ -273,12 +273,28 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "--players", type=int, choices=range(3, 6), default=4, help="3 to 5 (default 4)"
     )
     parser.add_argument(
-        "--seed", type=int, default=None, help="seed for the deck and the bots (default: random)"
+        "--seed",
+        type=_seed,
+        default=None,
+        help="seed for the deck and the bots, 0 to 2**63 - 1 (default: random)",
     )
     parser.add_argument(
         "--seat", type=int, default=0, help="your seat, 0 to players-1; seat 0 starts (default 0)"
     )
     parser.set_defaults(handler=run)
+
+
+def _seed(text: str) -> int:
+    """``--seed``'s type: a whole number from 0 to ``2**63 - 1``, as the other subcommands
+    take, so that a record of the game could hold it; anything else is wrong usage."""
+    shown = text if len(text) <= 24 else f"{text[:20]}... ({len(text):,} characters)"
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {shown!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"must be from 0 to {2**63 - 1:,}, not {shown}")
+    return value
 
 
 def run(

@@ -201,6 +201,25 @@ def test_a_rewritten_file_keeps_its_mode(tmp_path: Path, mode: int) -> None:
     assert read_record(path) == RECORD
 
 
+@pytest.mark.skipif(os.geteuid() != 0, reason="only the superuser may give a file away")
+def test_a_rewritten_file_keeps_its_owner_and_group(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("old")
+    path.chmod(0o600)
+    os.chown(path, 65534, 65534)  # nobody's, as a file another user made
+    write_record(path, RECORD)
+    after = path.stat()
+    assert (after.st_uid, after.st_gid, stat.S_IMODE(after.st_mode)) == (65534, 65534, 0o600)
+    assert read_record(path) == RECORD
+
+
+def test_a_rewritten_file_of_ones_own_stays_ones_own(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("old")
+    write_record(path, RECORD)
+    assert (path.stat().st_uid, path.stat().st_gid) == (os.geteuid(), os.getegid())
+
+
 # --- The writer writes only what the reader reads -------------------------------------------
 
 

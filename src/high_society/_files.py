@@ -118,7 +118,8 @@ def write_bytes(data: bytes, path: "str | os.PathLike[str]") -> None:
     ``path`` is refused, since renaming over it would replace it with a file, and so is a
     path that ends in a separator or in ``.`` or ``..`` (it names a directory: the path
     library would drop the ending and write the file before it). A file replaced keeps its
-    permission bits; a new one gets the usual ``0o666`` less the umask.
+    permission bits, and its owner and group where the system allows; a new one gets the
+    usual ``0o666`` less the umask.
 
     Raises:
         RecordError: ``UNWRITABLE``, naming ``path``; nothing was changed.
@@ -135,6 +136,8 @@ def write_bytes(data: bytes, path: "str | os.PathLike[str]") -> None:
             handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
+        if info is not None:
+            _keep_owner(temp, info)
         # mkstemp makes the file private: a new record gets the usual mode, a replaced file
         # keeps its own (a private file stays private).
         mode = stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask()
@@ -145,6 +148,21 @@ def write_bytes(data: bytes, path: "str | os.PathLike[str]") -> None:
         if isinstance(error, OSError):
             raise RecordError(_C.UNWRITABLE, f"cannot write {where}: {_why(error)}") from None
         raise
+
+
+def _keep_owner(temp: str, info: os.stat_result) -> None:
+    """Give the new file the replaced file's owner and group where the system lets us (the
+    superuser may give any; anyone may give a group they belong to); where it does not, the
+    writer owns the new file, as with any program that replaces a file by renaming."""
+    made = os.stat(temp)
+    if (made.st_uid, made.st_gid) == (info.st_uid, info.st_gid):
+        return
+    for uid in (info.st_uid, -1):  # -1: leave the owner, try the group alone
+        try:
+            os.chown(temp, uid, info.st_gid)
+            return
+        except OSError:
+            continue
 
 
 def check_target(path: object) -> tuple[Path, str, os.stat_result | None]:

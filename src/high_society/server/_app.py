@@ -35,6 +35,7 @@ from high_society.server._store import (
 from high_society.table import (
     MAX_MOVE_BYTES,
     Accepted,
+    Refusal,
     RefusalKind,
     check_name,
     payload_schema,
@@ -63,6 +64,26 @@ STATUS = {
     RefusalKind.WRONG_NUMBER: 409,
     RefusalKind.ILLEGAL: 422,
 }
+
+
+def _stdlib_dumps(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+#: JSON text (UTF-8) of a value: orjson's, several times faster than the standard
+#: library's, where the server extra installs it (CPython), else the standard library's.
+_dumps: Callable[[Any], bytes]
+try:
+    from orjson import dumps as _dumps
+except ImportError:  # pragma: no cover (the server extra installs orjson on CPython)
+    _dumps = _stdlib_dumps
+
+
+class _Json(JSONResponse):
+    """A JSON answer, encoded by :func:`_dumps`."""
+
+    def render(self, content: Any) -> bytes:
+        return _dumps(content)
 
 
 def make_bot(label: str, seed: int) -> AnyBot:
@@ -141,6 +162,10 @@ class _Notifier:
         any thread)."""
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._wake, table_id, version)
+
+    def notify_here(self, table_id: str, version: int) -> None:
+        """:meth:`notify`, from the event loop's own thread."""
+        self._wake(table_id, version)
 
     def notify_all(self) -> None:
         """Wake every stream, to read its table's version again (from any thread)."""
@@ -359,13 +384,13 @@ def _first_line(error: BaseException) -> str:
     return str(error).split("\n", 1)[0][:300]
 
 
-def _answer(failure: _Failure) -> JSONResponse:
+def _answer(failure: _Failure) -> Response:
     headers = {}
     if failure.status == 401:
         headers["WWW-Authenticate"] = "Bearer"
     if failure.status == 503:
         headers["Retry-After"] = "1"
-    return JSONResponse(failure.body, failure.status, headers=headers)
+    return _Json(failure.body, failure.status, headers=headers)
 
 
 def _schema_ref(schema: JSONObject, description: str) -> dict[str, Any]:
@@ -523,12 +548,40 @@ def create_app(
     )
 
     @app.exception_handler(_Failure)
-    async def on_failure(_: Request, error: _Failure) -> JSONResponse:
+    async def on_failure(_: Request, error: _Failure) -> Response:
         return _answer(error)
 
     async def call(function: Callable[..., Any], *args: Any) -> Any:
         try:
             return await run_in_threadpool(function, *args)
+        except Exception as error:  # mapped to an answer, or raised again
+            raise _failure(error) from None
+
+    async def submit(table_id: str, seat: int, data: bytes) -> Accepted | Refusal:
+        """A move, committed: on SQLite by the store's writer thread, which says when (no
+        thread of the pool waits for it); else in a thread of the pool."""
+        if not store().writes_in_background:
+            found: Accepted | Refusal = await call(store().submit, table_id, seat, data)
+            return found
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Accepted | Refusal] = loop.create_future()
+
+        def settle(outcome: Accepted | Refusal | None, error: BaseException | None) -> None:
+            if future.done():  # the request was cancelled (its client went away)
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                assert outcome is not None
+                future.set_result(outcome)
+
+        def done(outcome: Accepted | Refusal | None, error: BaseException | None) -> None:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(settle, outcome, error)
+
+        try:
+            store().submit_then(table_id, seat, data, done)
+            return await future
         except Exception as error:  # mapped to an answer, or raised again
             raise _failure(error) from None
 
@@ -585,15 +638,16 @@ def create_app(
             }
         },
     )
-    async def create_table(request: Request) -> JSONResponse:
+    async def create_table(request: Request) -> Response:
         specs = _seat_specs(_json_object(await _body(request)))
         table_id, tokens = await call(store().create, specs)
-        spawn(table_id)
-        lobby = await call(store().lobby, table_id)
-        return JSONResponse(
+        waiting = any(kind == "open" for kind, _, _ in specs)
+        if not waiting and store().automatic_due(table_id):
+            spawn(table_id)
+        return _Json(
             {
                 "table": table_id,
-                "status": lobby.status,
+                "status": "waiting" if waiting else "playing",
                 "seats": [{"seat": seat, "token": token} for seat, token in tokens],
             },
             201,
@@ -604,9 +658,9 @@ def create_app(
         summary="A table's seats and status (public)",
         responses=_ERROR_RESPONSES,
     )
-    async def get_table(table_id: str) -> JSONResponse:
+    async def get_table(table_id: str) -> Response:
         lobby = await call(store().lobby, table_id)
-        return JSONResponse(
+        return _Json(
             {
                 "table": lobby.table_id,
                 "status": lobby.status,
@@ -640,13 +694,13 @@ def create_app(
             }
         },
     )
-    async def join(table_id: str, request: Request) -> JSONResponse:
+    async def join(table_id: str, request: Request) -> Response:
         body = _json_object(await _body(request))
         _keys(body, "$", ("name",))
         name = _name(body["name"], "$.name")
         seat, token = await call(store().join, table_id, name)
         spawn(table_id)
-        return JSONResponse({"table": table_id, "seat": seat, "token": token})
+        return _Json({"table": table_id, "seat": seat, "token": token})
 
     @app.get(
         "/api/tables/{table_id}/payload",
@@ -654,11 +708,11 @@ def create_app(
         description="The seat payload (Authorization: Bearer TOKEN); since=N: history from N.",
         responses={200: _schema_ref(payload_schema(), "The seat payload"), **_ERROR_RESPONSES},
     )
-    async def payload(table_id: str, request: Request) -> JSONResponse:
+    async def payload(table_id: str, request: Request) -> Response:
         seat = await seat_of(table_id, request)
         table, _ = await call(store().load, table_id)
         since = _since(request, table.number)
-        return JSONResponse(table.payload(seat, since))
+        return _Json(table.payload(seat, since))
 
     @app.post(
         "/api/tables/{table_id}/actions",
@@ -693,16 +747,21 @@ def create_app(
             }
         },
     )
-    async def act(table_id: str, request: Request) -> JSONResponse:
+    async def act(table_id: str, request: Request) -> Response:
         seat = await seat_of(table_id, request)
         data = await _body(request, MAX_MOVE_BYTES)
-        outcome = await call(store().submit, table_id, seat, data)
+        outcome = await submit(table_id, seat, data)
         if isinstance(outcome, Accepted):
             if not outcome.duplicate:
-                notifier.notify(table_id, outcome.number + 1)
-                spawn(table_id)
-            return JSONResponse(outcome.to_json())
-        return JSONResponse(outcome.to_json(), STATUS[outcome.kind])
+                kept = store().kept(table_id, outcome.number + 1, shared=True)
+                # The move, and the reveal it made due: the table kept here has both.
+                notifier.notify_here(
+                    table_id, outcome.number + 1 if kept is None else kept[0].number
+                )
+                if store().automatic_due(table_id):
+                    spawn(table_id)
+            return _Json(outcome.to_json())
+        return _Json(outcome.to_json(), STATUS[outcome.kind])
 
     @app.get(
         "/api/tables/{table_id}/events",
@@ -753,7 +812,12 @@ def create_app(
                     known = notifier.latest(table_id)
                     if last < 0 or known is None or known > last:
                         # A version just committed here is kept here: no read, no thread.
-                        kept = None if known is None else store().kept(table_id, known, shared=True)
+                        # (The first event needs the version read as the stream opened;
+                        # later ones, a notification's, unless the notifier lost count.)
+                        kept = None
+                        if last < 0 or known is not None:
+                            wanted = max(number, known or 0)
+                            kept = store().kept(table_id, wanted, shared=True)
                         table = None if kept is None else kept[0]
                         if table is None:
                             try:
@@ -765,9 +829,8 @@ def create_app(
                                 log.warning("a stream: %s", _first_line(error))
                         if table is not None and table.number > last:
                             start = since if last < 0 else last
-                            data = table.payload(seat, start)
-                            text = json.dumps(data, separators=(",", ":"))
-                            yield f"id: {table.number}\nevent: payload\ndata: {text}\n\n".encode()
+                            data = _dumps(table.payload(seat, start))
+                            yield b"id: %d\nevent: payload\ndata: %s\n\n" % (table.number, data)
                             last = table.number
                             if table.is_over:
                                 return

@@ -9,12 +9,13 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from importlib import resources
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Message, Receive, Scope, Send
@@ -187,16 +188,59 @@ class _Notifier:
                 event.set()
 
 
+class _Watch:
+    """One event stream as :class:`_Watcher` sees it: its task, when its write began (if
+    one is under way), when it last sent, its wake-up."""
+
+    __slots__ = ("keep_alive", "sending_since", "sent", "task", "timed_out", "wake")
+
+    def __init__(self, wake: asyncio.Event, now: float) -> None:
+        self.wake = wake
+        self.task: asyncio.Task[Any] | None = None
+        self.sending_since: float | None = None
+        self.sent = now
+        self.keep_alive = False
+        self.timed_out = False
+
+
+class _Watcher:
+    """The clocks of a process's event streams, read by one task each ``period`` seconds
+    (instead of a timer for every write and every wait): a stream whose client has not
+    taken a write for ``send_seconds`` is ended, and one that has sent nothing for
+    :data:`KEEP_ALIVE_SECONDS` is woken to send a comment."""
+
+    def __init__(self, send_seconds: float) -> None:
+        self.send_seconds = send_seconds
+        self.period = min(1.0, send_seconds / 4)
+        self.watches: set[_Watch] = set()
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.period)
+            now = loop.time()
+            for watch in self.watches:
+                began = watch.sending_since
+                if began is not None and now - began >= self.send_seconds:
+                    if not watch.timed_out and watch.task is not None:
+                        watch.timed_out = True
+                        watch.task.cancel()
+                elif now - watch.sent >= KEEP_ALIVE_SECONDS and not watch.keep_alive:
+                    watch.keep_alive = True
+                    watch.wake.set()
+
+
 class _EventStream(StreamingResponse):
     """A Server-Sent Events response that gives up on a client that does not read: a
-    write that cannot go out within ``send_seconds`` ends the stream and frees what it
-    holds (the connection is then closed)."""
+    write that cannot go out within the watcher's ``send_seconds`` ends the stream and
+    frees what it holds (the connection is then closed)."""
 
     def __init__(
         self,
         content: AsyncGenerator[bytes, None],
         *,
-        send_seconds: float,
+        watch: _Watch,
+        watcher: _Watcher,
         release: Callable[[], None],
     ) -> None:
         super().__init__(
@@ -205,20 +249,35 @@ class _EventStream(StreamingResponse):
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
         self._content = content
-        self._send_seconds = send_seconds
+        self._watch = watch
+        self._watcher = watcher
         self._release = release
 
     async def stream_response(self, send: Send) -> None:
-        async def timed(message: Message) -> None:
-            async with asyncio.timeout(self._send_seconds):
-                await send(message)
+        watch = self._watch
+        task = asyncio.current_task()
+        watch.task = task
+        clock = asyncio.get_running_loop().time
 
+        async def watched(message: Message) -> None:
+            watch.sending_since = clock()
+            await send(message)
+            watch.sending_since = None
+            watch.sent = clock()
+
+        self._watcher.watches.add(watch)
         try:
-            await super().stream_response(timed)
-        except TimeoutError:
+            await super().stream_response(watched)
+        except asyncio.CancelledError:
+            if not watch.timed_out or task is None:
+                raise
+            task.uncancel()  # the watcher's cancellation: this stream's end, not the server's
             log.warning(
-                "an event stream's client read nothing for %s s: closed", self._send_seconds
+                "an event stream's client read nothing for %s s: closed",
+                self._watcher.send_seconds,
             )
+        finally:
+            self._watcher.watches.discard(watch)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -393,6 +452,25 @@ def _answer(failure: _Failure) -> Response:
     return _Json(failure.body, failure.status, headers=headers)
 
 
+#: An endpoint of a table's: its id (from the path) and the request.
+_Endpoint = Callable[[str, Request], Awaitable[Response]]
+
+
+class _TableRoute(APIRoute):
+    """A route whose endpoint is an :data:`_Endpoint`, called with the path's table id
+    and the request as they come. Those endpoints read and check what they take
+    themselves, so FastAPI's dependency solving and parameter checks, a good part of a
+    move's cost, are skipped; the OpenAPI schema is still made from the signature."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        endpoint = cast(_Endpoint, self.endpoint)
+
+        async def handle(request: Request) -> Response:
+            return await endpoint(request.path_params["table_id"], request)
+
+        return handle
+
+
 def _schema_ref(schema: JSONObject, description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
@@ -436,6 +514,7 @@ def create_app(
             or the database holds another schema version.
     """
     notifier = _Notifier()
+    watcher = _Watcher(send_seconds)
     running: set[str] = set()
     tasks: set[asyncio.Task[None]] = set()
     state: dict[str, Any] = {}
@@ -518,7 +597,7 @@ def create_app(
         loop = asyncio.get_running_loop()
         notifier.bind(loop)
         stopping.clear()
-        background = [loop.create_task(sweep())]
+        background = [loop.create_task(sweep()), loop.create_task(watcher.run())]
         listener = None
         if store().is_postgres:
             listener = threading.Thread(
@@ -598,6 +677,18 @@ def create_app(
         found: int = await call(store().seat_of, table_id, token)
         return found
 
+    def table_route(method: str, path: str, **options: Any) -> Callable[[_Endpoint], _Endpoint]:
+        """``@app.get`` or ``@app.post`` for a :class:`_TableRoute` (whose class
+        FastAPI's decorators do not take)."""
+
+        def register(endpoint: _Endpoint) -> _Endpoint:
+            app.router.add_api_route(
+                path, endpoint, methods=[method], route_class_override=_TableRoute, **options
+            )
+            return endpoint
+
+        return register
+
     static = resources.files("high_society").joinpath("server", "static")
 
     @app.get("/", include_in_schema=False)
@@ -672,7 +763,8 @@ def create_app(
             }
         )
 
-    @app.post(
+    @table_route(
+        "POST",
         "/api/tables/{table_id}/join",
         summary="Take an open seat",
         description='Body: {"name": NAME}. The answer gives the seat and its secret token.',
@@ -702,7 +794,8 @@ def create_app(
         spawn(table_id)
         return _Json({"table": table_id, "seat": seat, "token": token})
 
-    @app.get(
+    @table_route(
+        "GET",
         "/api/tables/{table_id}/payload",
         summary="What your seat sees now",
         description="The seat payload (Authorization: Bearer TOKEN); since=N: history from N.",
@@ -714,7 +807,8 @@ def create_app(
         since = _since(request, table.number)
         return _Json(table.payload(seat, since))
 
-    @app.post(
+    @table_route(
+        "POST",
         "/api/tables/{table_id}/actions",
         summary="Play an action",
         description=(
@@ -763,7 +857,8 @@ def create_app(
             return _Json(outcome.to_json())
         return _Json(outcome.to_json(), STATUS[outcome.kind])
 
-    @app.get(
+    @table_route(
+        "GET",
         "/api/tables/{table_id}/events",
         summary="Pushed updates (Server-Sent Events)",
         description=(
@@ -797,51 +892,50 @@ def create_app(
                 503, "unavailable", "TOO_MANY_STREAMS", "too many event streams: try again"
             )
         open_streams[key] = open_streams.get(key, 0) + 1
+        wake = notifier.subscribe(table_id)
+        watch = _Watch(wake, asyncio.get_running_loop().time())
 
         def release() -> None:
+            notifier.unsubscribe(table_id, wake)
             open_streams[key] -= 1
             if not open_streams[key]:
                 del open_streams[key]
 
         async def stream() -> AsyncGenerator[bytes, None]:
-            wake = notifier.subscribe(table_id)
             last = -1
-            try:
-                while True:
-                    wake.clear()
-                    known = notifier.latest(table_id)
-                    if last < 0 or known is None or known > last:
-                        # A version just committed here is kept here: no read, no thread.
-                        # (The first event needs the version read as the stream opened;
-                        # later ones, a notification's, unless the notifier lost count.)
-                        kept = None
-                        if last < 0 or known is not None:
-                            wanted = max(number, known or 0)
-                            kept = store().kept(table_id, wanted, shared=True)
-                        table = None if kept is None else kept[0]
-                        if table is None:
-                            try:
-                                table, _ = await run_in_threadpool(store().load, table_id, known)
-                            except Exception as error:
-                                if not is_unavailable(error):
-                                    raise
-                                # The database is away: the stream waits for it, and goes on.
-                                log.warning("a stream: %s", _first_line(error))
-                        if table is not None and table.number > last:
-                            start = since if last < 0 else last
-                            data = _dumps(table.payload(seat, start))
-                            yield b"id: %d\nevent: payload\ndata: %s\n\n" % (table.number, data)
-                            last = table.number
-                            if table.is_over:
-                                return
-                    try:
-                        await asyncio.wait_for(wake.wait(), KEEP_ALIVE_SECONDS)
-                    except TimeoutError:  # a comment keeps proxies from closing
-                        yield b": keep-alive\n\n"
-            finally:
-                notifier.unsubscribe(table_id, wake)
+            while True:
+                wake.clear()
+                known = notifier.latest(table_id)
+                if last < 0 or known is None or known > last:
+                    # A version just committed here is kept here: no read, no thread.
+                    # (The first event needs the version read as the stream opened;
+                    # later ones, a notification's, unless the notifier lost count.)
+                    kept = None
+                    if last < 0 or known is not None:
+                        wanted = max(number, known or 0)
+                        kept = store().kept(table_id, wanted, shared=True)
+                    table = None if kept is None else kept[0]
+                    if table is None:
+                        try:
+                            table, _ = await run_in_threadpool(store().load, table_id, known)
+                        except Exception as error:
+                            if not is_unavailable(error):
+                                raise
+                            # The database is away: the stream waits for it, and goes on.
+                            log.warning("a stream: %s", _first_line(error))
+                    if table is not None and table.number > last:
+                        start = since if last < 0 else last
+                        data = _dumps(table.payload(seat, start))
+                        yield b"id: %d\nevent: payload\ndata: %s\n\n" % (table.number, data)
+                        last = table.number
+                        if table.is_over:
+                            return
+                await wake.wait()
+                if watch.keep_alive:  # a comment keeps proxies from closing
+                    watch.keep_alive = False
+                    yield b": keep-alive\n\n"
 
-        return _EventStream(stream(), send_seconds=send_seconds, release=release)
+        return _EventStream(stream(), watch=watch, watcher=watcher, release=release)
 
     @app.get(
         "/api/tables/{table_id}/record",

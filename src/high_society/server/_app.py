@@ -5,6 +5,7 @@ The public entry is :mod:`high_society.server`, where the API is described.
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import threading
@@ -509,6 +510,11 @@ def create_app(
     ``max_seat_streams`` those of one seat; past them a stream is refused (503, 429).
     ``send_seconds``: a stream whose client reads nothing for that long is closed.
 
+    The application is meant to be its process's main one: when it starts, it moves the
+    objects alive then out of the garbage collector's way (``gc.freeze()``), so that the
+    collector's full passes do not pause it for long; they are handed back when it stops
+    (``gc.unfreeze()``).
+
     Raises (when the application starts):
         InvalidConfigError: ``database`` is not a URL of a database this server can use,
             or the database holds another schema version.
@@ -594,6 +600,11 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         state["store"] = await run_in_threadpool(Store, database)
+        # What is alive now (the modules, the application) lives as long as the server:
+        # out of the collector's way. A full collection then walks only the tables and
+        # requests of the moment, instead of pausing the server for tens of milliseconds.
+        gc.collect()
+        gc.freeze()
         loop = asyncio.get_running_loop()
         notifier.bind(loop)
         stopping.clear()
@@ -618,6 +629,7 @@ def create_app(
             if listener is not None:
                 await run_in_threadpool(listener.join, 10)
             store().close()
+            gc.unfreeze()
 
     app = FastAPI(
         title="High Society table server",

@@ -382,8 +382,10 @@ def _good_token(token: object) -> bool:
     return isinstance(token, str) and _GOOD_TOKEN.fullmatch(token) is not None
 
 
-#: How many tables a process keeps in memory (their latest state, their token hashes).
+#: How many tables in play a process keeps in memory (their latest state, their token
+#: hashes), and how many finished ones.
 _CACHE_TABLES = 2048
+_OVER_TABLES = 32
 
 
 def _seat_by_token(token: object, hashes: dict[str, int]) -> int:
@@ -471,7 +473,9 @@ class Store:
             raise InvalidConfigError(f"cannot use the database URL: {error}") from None
         dialect = self.engine.dialect
         self._sql = {name: _Sql(statement, dialect) for name, statement in _statements().items()}
+        # The latest copy of each table known here: those in play, and the last few over.
         self._cache: dict[str, Table] = {}
+        self._over: dict[str, Table] = {}
         self._seeds: dict[str, int] = {}
         self._cache_lock = threading.Lock()
         # table -> {token hash: seat}: a seat's token never changes once given, so the
@@ -725,7 +729,7 @@ class Store:
         if row.status == "waiting":
             raise Conflict("TABLE_WAITING", "the table waits for players to join")
         with self._cache_lock:
-            cached = self._cache.get(table_id)
+            cached = self._cached(table_id)
             table = cached.copy() if cached is not None and cached.number <= row.version else None
         if table is None:
             setup = cursor.first("setup", id=table_id)
@@ -746,14 +750,28 @@ class Store:
         """Keep ``table`` as the latest copy of the table known here, unless a later one is
         kept already; ``owned``: the caller hands it over (no copy is made)."""
         with self._cache_lock:
-            cached = self._cache.get(table_id)
+            cached = self._cached(table_id)
             if cached is None or cached.number < table.number:
-                self._cache[table_id] = table if owned else table.copy()
+                kept = table if owned else table.copy()
+                if kept.is_over:  # only its last streams and readers need it now
+                    self._cache.pop(table_id, None)
+                    self._over[table_id] = kept
+                else:
+                    self._cache[table_id] = kept
                 self._seeds[table_id] = bot_seed
+            # Bounds on memory, and on the collector's work: a full collection walks every
+            # object kept (a finished table holds a few hundred), so finished tables go
+            # first and the oldest go.
             if len(self._seeds) > _CACHE_TABLES:
                 self._seeds.pop(next(iter(self._seeds)))
-            if len(self._cache) > _CACHE_TABLES:  # a bound on memory: drop the oldest
+            if len(self._cache) > _CACHE_TABLES:
                 self._cache.pop(next(iter(self._cache)))
+            if len(self._over) > _OVER_TABLES:
+                self._over.pop(next(iter(self._over)))
+
+    def _cached(self, table_id: str) -> Table | None:
+        """The copy kept here, if any (with the cache's lock held)."""
+        return self._cache.get(table_id) or self._over.get(table_id)
 
     def kept(
         self, table_id: str, at_least: int, *, shared: bool = False
@@ -764,7 +782,7 @@ class Store:
         a kept table: a new one replaces it), so that the seats' payloads share its
         public part."""
         with self._cache_lock:
-            cached = self._cache.get(table_id)
+            cached = self._cached(table_id)
             seed = self._seeds.get(table_id)
             if cached is not None and seed is not None and cached.number >= at_least:
                 return (cached if shared else cached.copy()), seed
@@ -868,7 +886,7 @@ class Store:
         play it on the copy kept here when that is just before it, so that this process's
         streams send it without a read. (The notification comes from the commit itself.)"""
         with self._cache_lock:
-            cached = self._cache.get(table_id)
+            cached = self._cached(table_id)
             seed = self._seeds.get(table_id)
             if cached is None or seed is None or cached.number != version - 1:
                 return

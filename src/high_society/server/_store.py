@@ -253,6 +253,11 @@ class _Cursor:
         count: int = self._cursor.rowcount
         return count
 
+    def many(self, name: str, /, rows: Sequence[dict[str, Any]]) -> None:
+        """Run a statement once for each of ``rows`` (psycopg sends them all at once)."""
+        sql = self._sql[name]
+        self._cursor.executemany(sql.text, [sql.params(values) for values in rows])
+
     def first(self, name: str, /, **values: Any) -> tuple[Any, ...] | None:
         sql = self._sql[name]
         self._cursor.execute(sql.text, sql.params(values))
@@ -463,7 +468,6 @@ class Store:
                 given = sa.engine.make_url(self.url).query
                 self.engine = sa.create_engine(
                     self.url,
-                    pool_pre_ping=True,
                     pool_size=20,
                     max_overflow=20,
                     pool_timeout=10,
@@ -515,7 +519,9 @@ class Store:
     @contextmanager
     def _transaction(self, write: bool) -> Iterator[_Cursor]:
         """A transaction on a pooled connection of this thread, committed when the block
-        ends and rolled back when it raises; a lost connection is not pooled again."""
+        ends and rolled back when it raises. A connection whose database could not answer
+        is not pooled again; one found lost (the database restarted) takes the pool's
+        other connections with it, which are as lost (instead of a ping each checkout)."""
         raw = self.engine.raw_connection()
         cursor = raw.cursor()
         try:
@@ -525,10 +531,10 @@ class Store:
             raw.commit()
         except BaseException as error:
             dialect = self.engine.dialect
-            if isinstance(error, dialect.loaded_dbapi.Error) and dialect.is_disconnect(
-                error, raw.dbapi_connection, cursor
-            ):
+            if isinstance(error, dialect.loaded_dbapi.Error) and is_unavailable(error):
                 raw.invalidate(error)
+                if dialect.is_disconnect(error, raw.dbapi_connection, cursor):
+                    self.engine.dispose()
             else:
                 with _quietly():
                     raw.rollback()
@@ -927,15 +933,20 @@ class Store:
         first = table.number - len(played)
         now = time.time()
         texts = [_json(action) for action in played]
-        for i, text in enumerate(texts):
-            cursor.run(
-                "insert_action",
-                table_id=table_id,
-                number=first + i,
-                action=text,
-                seat=seat if i == 0 else None,
-                at=now,
-            )
+        rows = [
+            {
+                "table_id": table_id,
+                "number": first + i,
+                "action": text,
+                "seat": seat if i == 0 else None,
+                "at": now,
+            }
+            for i, text in enumerate(texts)
+        ]
+        if len(rows) == 1:
+            cursor.run("insert_action", **rows[0])
+        else:
+            cursor.many("insert_action", rows)
         moved = cursor.run(
             "move_version",
             id=table_id,
@@ -948,8 +959,8 @@ class Store:
         if moved != 1:  # cannot happen under the lock: a guard all the same
             raise RuntimeError(f"table {table_id}: action {first} was written twice")
         if self.is_postgres:  # sent to the listeners when this transaction commits
-            for i, text in enumerate(texts):
-                cursor.run("notify", note=f"{table_id} {first + i + 1} {text}")
+            notes = [{"note": f"{table_id} {first + i + 1} {text}"} for i, text in enumerate(texts)]
+            cursor.many("notify", notes)
 
     def _submit_job(
         self, table_id: str, seat: int, move: bytes

@@ -7,7 +7,10 @@ Server-Sent Events stream (``/events``) and, when its payload says it must act, 
 move chosen at random among the payload's legal actions (``/actions``, numbered). The
 server deals (its reveals are actions too). When a game ends its client starts another
 table, until S seconds have passed; the games under way then play to their end. The
-clients run in C processes of their own, beside the servers.
+clients run in C processes of their own, beside the servers, on the same cores: each is
+kept cheap (plain HTTP/1.1 over asyncio protocols on uvloop, kept-alive connections, a
+payload parsed only when its seat must act), and its CPU time is reported beside the
+servers'.
 
 Configurations, run side by side in R interleaved rounds on this shared machine:
 
@@ -21,7 +24,9 @@ Reported per configuration: the actions committed per second (the people's accep
 and the dealer's reveals) and the moves alone, the moves' latency (POST to answer) at p50,
 p95 and p99, the errors (any answer but 200, any stream or connection failure: must be 0),
 and that every finished table's record validates (``validate_record``: valid, finished).
-The servers' and clients' CPU seconds say where the machine's time went.
+The servers' and clients' CPU seconds per action say where the machine's time went
+(they do not depend on waiting for a core, so they compare runs on a busy machine better
+than the rates), and the load average says how busy it was.
 
 Everything listens on 127.0.0.1 or a Unix socket; every process, database and temporary
 directory started here is stopped and removed at the end, even on failure.
@@ -59,6 +64,14 @@ SEATS = 3
 # kept cheap: plain HTTP/1.1 over asyncio protocols (uvloop's loop where installed), one
 # kept-alive connection per seat for its moves and one for its stream; a payload is parsed
 # only when its seat must act (bytes.find says whose turn it is).
+
+
+#: JSON, by orjson where installed (the server extra brings it).
+loads: Callable[[bytes], Any]
+try:
+    from orjson import loads
+except ImportError:  # pragma: no cover
+    loads = json.loads
 
 
 class Tally:
@@ -247,14 +260,6 @@ async def seat_client(
     finally:
         moves.close()
         stream.close()
-
-
-#: JSON, by orjson where installed (the server extra brings it).
-loads: Callable[[bytes], Any]
-try:
-    from orjson import loads
-except ImportError:  # pragma: no cover
-    loads = json.loads
 
 
 async def table_client(
@@ -453,8 +458,10 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         + (f"; baseline: the server of {args.baseline}" if args.baseline else ""),
         "",
         "| configuration | round | actions/s | moves/s | p50 ms | p95 ms | p99 ms | errors "
-        "| tables (all valid) | server CPU ms/action | client CPU ms/action | load |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
+        "| tables (all valid) | server CPU ms/action | client CPU ms/action | server cores "
+        "| load |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: "
+        "| ---: |",
     ]
     for r in results:
         valid = "yes" if r["invalid_records"] == 0 else f"NO ({r['invalid_records']} invalid)"
@@ -462,7 +469,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             f"| {r['name']} | {r['round']} | {r['actions_per_s']:,.0f} | {r['moves_per_s']:,.0f} "
             f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} "
             f"| {r['tables']} ({valid}) | {per_action(r, 'server_cpu_s')} "
-            f"| {per_action(r, 'client_cpu_s')} | {r['load_average']:.1f} |"
+            f"| {per_action(r, 'client_cpu_s')} | {r['server_cpu_s'] / r['seconds']:.2f} "
+            f"| {r['load_average']:.1f} |"
         )
     names = sorted({r["name"] for r in results}, key=[r["name"] for r in results].index)
     lines += ["", "Median over the rounds, and ratios within each round (then their median):", ""]
@@ -472,10 +480,11 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     for name in names:
         mine = [r for r in results if r["name"] == name]
         cpu = statistics.median(1000 * r["server_cpu_s"] / max(r["actions"], 1) for r in mine)
+        client = statistics.median(1000 * r["client_cpu_s"] / max(r["actions"], 1) for r in mine)
         lines.append(
             f"- {name}: {statistics.median(r['actions_per_s'] for r in mine):,.0f} actions/s, "
             f"p99 {statistics.median(r['p99_ms'] for r in mine):.1f} ms, "
-            f"server CPU {cpu:.2f} ms/action"
+            f"server CPU {cpu:.2f} ms/action, client CPU {client:.2f} ms/action"
         )
     pairs = [("postgresql-2", "postgresql-1"), ("postgresql-1", "sqlite-1")]
     pairs.append(("sqlite-1", "sqlite-1@baseline"))
@@ -490,6 +499,18 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             lines.append(
                 f"- {a} / {b}, actions/s: {shown} (median {statistics.median(ratios):.2f})"
             )
+    cpu_ratios = [
+        (rows["sqlite-1@baseline"]["server_cpu_s"] / max(rows["sqlite-1@baseline"]["actions"], 1))
+        / (rows["sqlite-1"]["server_cpu_s"] / max(rows["sqlite-1"]["actions"], 1))
+        for rows in by_round.values()
+        if "sqlite-1" in rows and "sqlite-1@baseline" in rows and rows["sqlite-1"]["server_cpu_s"]
+    ]
+    if cpu_ratios:
+        shown = ", ".join(f"{x:.2f}" for x in cpu_ratios)
+        lines.append(
+            f"- server CPU per action, sqlite-1@baseline / sqlite-1: {shown} "
+            f"(median {statistics.median(cpu_ratios):.2f})"
+        )
     for r in results:
         for sample in r["error_samples"]:
             lines.append(f"- error in {r['name']} round {r['round']}: {sample}")

@@ -5,6 +5,7 @@ the OpenAPI schema, pushed updates (from this process and from another), bounded
 and the data layer's exactly-once writes from several stores (as from several processes)
 at once, and its schema made once by stores starting together."""
 
+import json
 import threading
 import time
 from collections.abc import Callable
@@ -19,6 +20,7 @@ from high_society.actions import Reveal
 from high_society.errors import InvalidConfigError
 from high_society.record import validate_record
 from high_society.server import create_app
+from high_society.server._app import _dumps, _stdlib_dumps
 from high_society.server._store import (
     SCHEMA_VERSION,
     Store,
@@ -26,7 +28,7 @@ from high_society.server._store import (
     normalise_url,
     schema_table,
 )
-from high_society.table import Accepted, Refusal
+from high_society.table import Accepted, Refusal, Seat, Table
 
 THREE = {
     "seats": [
@@ -438,3 +440,13 @@ def test_serve_tells_a_database_it_cannot_use_in_one_line_without_its_password(
         assert reason in error
         assert "s3cret" not in error
         assert "Traceback" not in error
+
+
+def test_answers_are_the_same_json_with_orjson_and_with_the_standard_library() -> None:
+    # The server encodes with orjson where the server extra installed it, else with the
+    # standard library: a client reads the same values either way.
+    table = Table([Seat("Ada"), Seat("Bénédicte \u2603"), Seat("Cy", bot="random")], seed=4)
+    table.reveal()
+    for seat in range(3):
+        sent = table.payload(seat)
+        assert json.loads(_dumps(sent)) == json.loads(_stdlib_dumps(sent)) == sent

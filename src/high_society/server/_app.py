@@ -875,7 +875,8 @@ def create_app(
         summary="Pushed updates (Server-Sent Events)",
         description=(
             'text/event-stream: an event "payload" (the seat payload, its id the table\'s '
-            "number) now and after every action; since=N or Last-Event-ID: the history from "
+            "number) now and after every action (actions committed together, a move and "
+            "the reveal it makes due, in one); since=N or Last-Event-ID: the history from "
             "action N. Authorization: Bearer TOKEN. The stream ends after the game's end, "
             "or when its client has read nothing for a while. A seat has a few streams open "
             "at most (429), a server a bounded number (503)."

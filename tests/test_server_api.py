@@ -20,7 +20,7 @@ from high_society.actions import Reveal
 from high_society.errors import InvalidConfigError
 from high_society.record import validate_record
 from high_society.server import create_app
-from high_society.server._app import _dumps, _stdlib_dumps
+from high_society.server._app import fast_json, stdlib_json
 from high_society.server._store import (
     SCHEMA_VERSION,
     Store,
@@ -449,4 +449,4 @@ def test_answers_are_the_same_json_with_orjson_and_with_the_standard_library() -
     table.reveal()
     for seat in range(3):
         sent = table.payload(seat)
-        assert json.loads(_dumps(sent)) == json.loads(_stdlib_dumps(sent)) == sent
+        assert json.loads(fast_json(sent)) == json.loads(stdlib_json(sent)) == sent

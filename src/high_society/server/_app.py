@@ -68,24 +68,25 @@ STATUS = {
 }
 
 
-def _stdlib_dumps(value: object) -> bytes:
+def stdlib_json(value: object) -> bytes:
+    """JSON text (UTF-8) of a value, by the standard library."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 #: JSON text (UTF-8) of a value: orjson's, several times faster than the standard
 #: library's, where the server extra installs it (CPython), else the standard library's.
-_dumps: Callable[[Any], bytes]
+fast_json: Callable[[Any], bytes]
 try:
-    from orjson import dumps as _dumps
+    from orjson import dumps as fast_json
 except ImportError:  # pragma: no cover (the server extra installs orjson on CPython)
-    _dumps = _stdlib_dumps
+    fast_json = stdlib_json
 
 
 class _Json(JSONResponse):
-    """A JSON answer, encoded by :func:`_dumps`."""
+    """A JSON answer, encoded by :func:`fast_json`."""
 
     def render(self, content: Any) -> bytes:
-        return _dumps(content)
+        return fast_json(content)
 
 
 def make_bot(label: str, seed: int) -> AnyBot:
@@ -938,7 +939,7 @@ def create_app(
                             log.warning("a stream: %s", _first_line(error))
                     if table is not None and table.number > last:
                         start = since if last < 0 else last
-                        data = _dumps(table.payload(seat, start))
+                        data = fast_json(table.payload(seat, start))
                         yield b"id: %d\nevent: payload\ndata: %s\n\n" % (table.number, data)
                         last = table.number
                         if table.is_over:

@@ -289,9 +289,19 @@ class _EventStream(StreamingResponse):
             self._release()
 
 
+def _header(request: Request, name: bytes) -> str | None:
+    """A request header's first value, ``name`` in lower case (as ASGI servers give them):
+    a scan of the few raw headers, cheaper than building the request's header mapping."""
+    for key, value in request.scope["headers"]:
+        if key == name:
+            text: str = value.decode("latin-1")
+            return text
+    return None
+
+
 async def _body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
     """The request's body, refused past ``limit`` bytes before more is read."""
-    declared = request.headers.get("content-length")
+    declared = _header(request, b"content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise _Failure(413, "too_large", "TOO_LARGE", f"a request body holds at most {limit} bytes")
     data = bytearray()
@@ -402,7 +412,7 @@ def _seat_specs(body: dict[str, Any]) -> list[tuple[str, str | None, str | None]
 
 
 def _token(request: Request) -> str:
-    header = request.headers.get("authorization", "")
+    header = _header(request, b"authorization") or ""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise _Failure(

@@ -22,11 +22,13 @@ SQLite and on a throwaway PostgreSQL server with one and two server processes; n
 ``test``; docs/performance.md) and ``fuzz [EXAMPLES]`` (the long fuzz
 run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
 worst-case inputs; not part of ``test``, which runs a short derandomised pass;
-docs/records.md) and ``pythons [VERSION...]`` (the test suite under the other Pythons the
-package's classifiers name, default 3.12 and 3.13, each in its own ``.venv-VERSION``; CI
-runs 3.11). ``test`` and ``pytest`` start a throwaway PostgreSQL server for the table
-server's tests (tests/pg_cluster.py; Debian's ``postgresql`` is installed when missing) and
-remove it afterwards. Only the standard library is used here.
+docs/records.md), ``train [ARGS...]`` (trains the learned bot with PyTorch, which it
+installs into .venv; docs/ai.md; not part of ``test``) and ``pythons [VERSION...]`` (the
+test suite under the other Pythons the package's classifiers name, default 3.12 and 3.13,
+each in its own ``.venv-VERSION``; CI runs 3.11). ``test`` and ``pytest`` start a
+throwaway PostgreSQL server for the table server's tests (tests/pg_cluster.py; Debian's
+``postgresql`` is installed when missing) and remove it afterwards. Only the standard
+library is used here.
 """
 
 import contextlib
@@ -138,7 +140,7 @@ def lint() -> None:
 
 
 def typecheck() -> None:
-    run(BIN / "mypy", "--strict", "src", "tests", "property_tests", "verification")
+    run(BIN / "mypy", "--strict", "src", "tests", "property_tests", "verification", "benchmarks")
 
 
 def pytest(*args: str) -> None:
@@ -222,9 +224,10 @@ WHEEL_TOOLS = {"pytest", "hypothesis", "httpx2"}
 def wheel() -> None:
     """The release check: build the sdist and the wheel (``python -m build``, isolated),
     check them with ``twine check --strict``, install the wheel into a new virtual
-    environment outside the source tree, and run there what a user runs: every module's
-    doctests, every page's examples, the demo, and a check that the wheel holds every file
-    of the source package (a file left out of the package data fails here)."""
+    environment outside the source tree, and run there what a user runs: the README's
+    examples, every module's doctests, every page's examples, the demo, and a check that
+    the wheel holds every file of the source package (a file left out of the package data
+    fails here)."""
     work = Path(tempfile.mkdtemp(prefix="high-society-wheel-"))
     try:
         # Built from the project's files alone, as in a fresh clone: nothing a local build
@@ -251,6 +254,9 @@ def wheel() -> None:
         script = work / "holds_every_file.py"
         script.write_text(_HOLDS_EVERY_FILE, encoding="utf-8")
         _run_in(work, py, script, tree / "src" / "high_society")
+        readme = work / "readme_examples.py"
+        readme.write_text(_README_EXAMPLES, encoding="utf-8")
+        _run_in(work, py, readme, tree / "README.md")
         pytest_args = ("-p", "no:cacheprovider", "-q", "-W", "error", "--rootdir", str(work))
         _run_in(
             work, py, "-m", "pytest", *pytest_args, "--doctest-modules", "--pyargs", "high_society"
@@ -283,6 +289,19 @@ def files(root):
 missing = sorted(files(source) - files(installed))
 assert not missing, f"the wheel lacks {missing}"
 print(f"the wheel holds all {len(files(source))} files of the package, from {installed}")
+"""
+
+
+#: Run by the wheel's interpreter: the README's Python examples, as a newcomer runs them.
+_README_EXAMPLES = """\
+import pathlib, re, sys
+
+text = pathlib.Path(sys.argv[1]).read_text(encoding="utf-8")
+blocks = re.findall(r"^```python\\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+assert blocks, "the README has no Python example"
+for block in blocks:
+    exec(compile(block, "README.md", "exec"), {"__name__": "__readme__"})
+print(f"the README's {len(blocks)} Python example(s) ran against the wheel")
 """
 
 
@@ -393,6 +412,16 @@ def pythons(*versions: str) -> None:
         run(py, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--hypothesis-profile=ci")
 
 
+def train(*args: str) -> None:
+    """Train the learned bot (docs/ai.md): torch 2.13.0 (CPU) joins .venv for it, then
+    ``examples/train_learned_bot.py ARGS`` runs at low priority. Not part of ``test``."""
+    setup("dev")
+    probe = subprocess.run([str(PY), "-c", "import torch"], cwd=ROOT, capture_output=True)
+    if probe.returncode != 0:
+        run(PY, "-m", "pip", "install", "--quiet", "torch==2.13.0")
+    run("nice", "-n", "10", PY, "examples/train_learned_bot.py", *args)
+
+
 def main(argv: list[str]) -> None:
     if not argv or argv[0] in {"-h", "--help"}:
         print(__doc__)
@@ -441,6 +470,9 @@ def main(argv: list[str]) -> None:
         # docs/batch.md: the batch engine beside the reducer, in one run (a few minutes).
         setup("dev")
         run(PY, "-m", "benchmarks.batch_report", *rest)
+    elif task == "train":
+        # docs/ai.md: train the learned bot (PPO in torch on the batch engine); not in CI.
+        train(*rest)
     elif task == "batch-diff":
         # docs/batch.md: millions of steps through both engines, compared at every step.
         setup("dev")

@@ -68,7 +68,7 @@ def masked_steps(steps: int, seed: int, size: int = 1024) -> float:
     """Decisions per second through ``legal_action_mask`` + ``sample_actions`` + ``step``
     (+ ``reset_games``): the RL loop with masks, reusing the mask buffer."""
     batch = GameBatch(size, PLAYERS, seed=seed)
-    mask = np.empty((size, batch.num_actions), dtype=np.bool_)
+    mask = np.empty((size, batch.num_actions), dtype=np.int8)
     actions = np.empty(size, dtype=np.int64)
     done = 0
     start = CLOCK()
@@ -97,7 +97,7 @@ def kernel_costs(size: int = 50_000, steps: int = 60) -> dict[str, float]:
     """CPU nanoseconds per game for each call of ``GameBatch`` that runs a kernel, over
     ``steps`` steps of uniform play in one batch of ``size`` games (finished games reset)."""
     batch = GameBatch(size, PLAYERS, seed=1)
-    mask = np.empty((size, batch.num_actions), dtype=np.bool_)
+    mask = np.empty((size, batch.num_actions), dtype=np.int8)
     actions = np.empty(size, dtype=np.int64)
     calls: dict[str, Callable[[], object]] = {
         "legal_action_mask": lambda: batch.legal_action_mask(out=mask),

@@ -3,7 +3,9 @@
     python examples/openspiel_mcts.py --games 20 --simulations 50 --opponent heuristic
 
 Seat 0 is OpenSpiel's ``MCTSBot``; the other seats are the library's
-:class:`~high_society.HeuristicBot` or :class:`~high_society.RandomBot`, playing on the
+:class:`~high_society.bots.ClassicHeuristicBot` (``--opponent heuristic``: the package's
+first heuristic bot, which the recorded figures of docs/performance.md played) or
+:class:`~high_society.RandomBot`, playing on the
 library's own state inside the OpenSpiel one. The report gives MCTS's win rate (a shared win
 counts as the share, as :func:`high_society.observation.returns` counts it) next to what a
 seat would get by chance, ``1 / players`` of the games that have a winner.
@@ -33,7 +35,7 @@ from high_society import (
     legal_actions,
     to_act,
 )
-from high_society.bots import Bot, HeuristicBot, RandomBot
+from high_society.bots import Bot, ClassicHeuristicBot, RandomBot
 from high_society.encoding import action_id
 from high_society.observation import returns
 from high_society.openspiel import SHORT_NAME, game_state
@@ -44,7 +46,7 @@ class HeuristicEvaluator(mcts.Evaluator):  # type: ignore[misc]  # OpenSpiel has
 
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
-        self._bot = HeuristicBot(seed)
+        self._bot = ClassicHeuristicBot(seed)
 
     def evaluate(self, state: pyspiel.State) -> NDArray[np.float64]:
         """The returns of one heuristic game played on from ``state``."""
@@ -114,7 +116,7 @@ def main(argv: list[str] | None = None) -> float:
         child_selection_fn=select,
     )
     rng = random.Random(args.seed)
-    make = HeuristicBot if args.opponent == "heuristic" else RandomBot
+    make = ClassicHeuristicBot if args.opponent == "heuristic" else RandomBot
     start = time.process_time()
     total, decided = 0.0, 0
     for g in range(args.games):

@@ -194,7 +194,7 @@ def corners(game: Game) -> set[str]:
             ):
                 found.add(FAUX_PAS_PENDING_USED)
     final = game.final
-    if any(p.faux_pas_pending for p in final.players):
+    if any(p.faux_pas_waits_for_luxury for p in final.players):
         found.add(FAUX_PAS_LEFT_AT_END)
     outcome = result(final)
     n = final.num_players

@@ -42,7 +42,7 @@ def test_status_is_exact_and_independent_of_order(cards: list[StatusCard], rnd: 
     assert isinstance(got.status, Fraction)
     shuffled = list(reversed(cards))
     assert status_of(shuffled) == got
-    assert got.faux_pas_pending == (StatusCard.FAUX_PAS in cards)  # R8: it does not count
+    assert got.holds_faux_pas == (StatusCard.FAUX_PAS in cards)  # R8: it does not count
     assert status_of([c for c in cards if c is not StatusCard.FAUX_PAS]).status == got.status
 
 
@@ -58,7 +58,7 @@ def test_the_breakdown_counts_each_kind_of_card(cards: list[StatusCard]) -> None
         passe=StatusCard.PASSE in cards,
         prestige=sum(1 for c in cards if c.value == "prestige"),
         scandale=StatusCard.SCANDALE in cards,
-        faux_pas_pending=StatusCard.FAUX_PAS in cards,
+        holds_faux_pas=StatusCard.FAUX_PAS in cards,
         status=expected_status(cards),
     )
 

@@ -66,7 +66,7 @@ class Tally:
 
 
 def _choose(
-    mask: npt.NDArray[np.bool_], over: npt.NDArray[np.bool_], rng: np.random.Generator
+    mask: npt.NDArray[np.int8], over: npt.NDArray[np.bool_], rng: np.random.Generator
 ) -> npt.NDArray[np.int64]:
     """A steered policy: often pass, often one of the four cheapest-id bids, sometimes any
     legal action; it reaches Faux Pas choices and free cards that uniform play rarely does."""

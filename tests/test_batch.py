@@ -72,7 +72,7 @@ def test_a_batch_has_at_least_one_game(games: object) -> None:
 
 def test_configs_beyond_the_bid_tables_are_refused() -> None:
     # GameConfig itself refuses more money cards than the batch engine's tables hold
-    # (high_society.cards.MAX_MONEY_CARDS, issue 10), so no such config reaches a batch.
+    # (high_society.cards.MAX_MONEY_CARDS), so no such config reaches a batch.
     assert MAX_MONEY_CARDS == cards.MAX_MONEY_CARDS
     with pytest.raises(InvalidConfigError, match=f"at most {MAX_MONEY_CARDS}"):
         GameBatch(1, 3, config=GameConfig(money=tuple(range(1, MAX_MONEY_CARDS + 2))))
@@ -236,7 +236,7 @@ def test_the_mask_of_a_fresh_game_is_pass_and_every_bid() -> None:
 
 def test_out_buffers_are_written_and_returned() -> None:
     batch = GameBatch(3, 4, seed=1)
-    mask = np.ones((3, batch.num_actions), dtype=np.bool_)
+    mask = np.ones((3, batch.num_actions), dtype=np.int8)
     assert batch.legal_action_mask(out=mask) is mask
     assert (mask == batch.legal_action_mask()).all()
     observations = np.full((3, batch.observation_size), 7, dtype=np.float32)
@@ -250,11 +250,12 @@ def test_out_buffers_are_written_and_returned() -> None:
     "out",
     [
         np.zeros((3, 2058), dtype=np.uint8),
-        np.zeros((3, 2057), dtype=np.bool_),
-        np.zeros((2058, 3), dtype=np.bool_).T,
+        np.zeros((3, 2058), dtype=np.bool_),
+        np.zeros((3, 2057), dtype=np.int8),
+        np.zeros((2058, 3), dtype=np.int8).T,
     ],
 )
-def test_a_mask_buffer_of_the_wrong_kind_is_refused(out: npt.NDArray[np.bool_]) -> None:
+def test_a_mask_buffer_of_the_wrong_kind_is_refused(out: npt.NDArray[np.int8]) -> None:
     with pytest.raises(BatchError, match="out must be"):
         GameBatch(3, 4).legal_action_mask(out=out)
 

@@ -1,4 +1,4 @@
-"""The batch engine plays exactly the reducer's game (issue 13), checked step by step.
+"""The batch engine plays exactly the reducer's game, checked step by step.
 
 Each test plays games through :class:`~high_society.batch.GameBatch` and the reducer with
 the same choices and reveals, comparing at every step the legal-action ids, the
@@ -46,8 +46,10 @@ def test_a_difference_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison bites: a batch game changed behind the reducer's back is reported."""
 
     class Broken(GameBatch):
-        def step(self, action_ids: npt.ArrayLike) -> npt.NDArray[np.bool_]:
-            ended = super().step(action_ids)
+        def step(
+            self, action_ids: npt.ArrayLike, *, where: npt.ArrayLike | None = None
+        ) -> npt.NDArray[np.bool_]:
+            ended = super().step(action_ids, where=where)
             self._games.hand[0, 0] ^= 1  # seat 0 of game 0 finds or loses the smallest card
             return ended
 
@@ -56,15 +58,15 @@ def test_a_difference_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
         play_both(3, games=2, seed=1)
 
 
-def _swap_a_legal_id(mask: npt.NDArray[np.bool_]) -> None:
+def _swap_a_legal_id(mask: npt.NDArray[np.int8]) -> None:
     """Game 0 offers its first illegal id instead of its first legal one: as many ids, not
     the same (in an auction the discard ids are illegal, in a discard Pass is)."""
-    legal, illegal = int(np.flatnonzero(mask[0])[0]), int(np.flatnonzero(~mask[0])[0])
-    mask[0, legal], mask[0, illegal] = False, True
+    legal, illegal = int(np.flatnonzero(mask[0])[0]), int(np.flatnonzero(mask[0] == 0)[0])
+    mask[0, legal], mask[0, illegal] = 0, 1
 
 
 class WrongMask(GameBatch):
-    def legal_action_mask(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
+    def legal_action_mask(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
         mask = super().legal_action_mask(out)
         if not self.is_over[0]:
             _swap_a_legal_id(mask)
@@ -83,8 +85,10 @@ class WrongObservation(GameBatch):
 
 
 class WrongEnd(GameBatch):
-    def step(self, action_ids: npt.ArrayLike) -> npt.NDArray[np.bool_]:
-        ended = super().step(action_ids)
+    def step(
+        self, action_ids: npt.ArrayLike, *, where: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.bool_]:
+        ended = super().step(action_ids, where=where)
         ended[0] = False  # game 0 never reports its end
         return ended
 

@@ -8,7 +8,7 @@
 - The rules-as-code guide names only tests that exist and code that exists, and covers every
   ruling R1-R14.
 
-- The README's Python example runs.
+- The README's Python example runs, the README fits on two screens, and its links resolve.
 
 The examples in the pages themselves run as doctests (``docs/conftest.py``).
 """
@@ -192,6 +192,8 @@ def test_the_raise_scan_finds_what_it_should() -> None:
 NOT_LIBRARY_ERRORS = {
     ("high_society.batch", "ImportError"): "the batch extra is missing: an import fails",
     ("high_society.actions", "TypeError"): "describe_action(): not an action, a wrong type",
+    ("high_society.learned", "ImportError"): "numpy is missing: an import fails",
+    ("high_society.learned", "AttributeError"): "a module's __getattr__, for a missing name",
     ("high_society.errors", "ValueError"): "a RecordError built with no code: a caller's bug",
     ("high_society.openspiel", "TypeError"): "game_state(): another game's state, a wrong type",
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",
@@ -245,6 +247,8 @@ MODULES_USERS_IMPORT = (
     "high_society.table",
     "high_society.text",
     "high_society.tournament",
+    "high_society.learned",
+    "high_society.batch.learner",
 )
 
 
@@ -333,6 +337,20 @@ def test_the_readme_python_examples_run(capsys: pytest.CaptureFixture[str]) -> N
     assert "GAME_OVER Seat 0 cannot pass: the game is over" in capsys.readouterr().out
 
 
+def test_the_readme_is_a_front_page_that_fits_on_two_screens() -> None:
+    # What it is, install, the two commands, a first example, links: the rest is in docs/.
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) <= 120
+    assert max(len(line) for line in lines) <= 100
+
+
+def test_every_link_of_the_readme_names_a_file_of_the_repository() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#]+)\)", text)
+    assert targets
+    assert [t for t in targets if "://" not in t and not (ROOT / t).is_file()] == []
+
+
 _COPIED = re.compile(r"^```python\n# (src/[\w/]+\.py): (\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 
@@ -408,3 +426,74 @@ def test_the_rule_map_covers_every_ruling_with_a_test_named_after_it(ruling: str
     assert written <= pinned, "tests of the ruling missing from the map: " + ", ".join(
         sorted(written - pinned)
     )
+
+
+# --- The rulings page --------------------------------------------------------------------
+
+RULINGS_PAGE = DOCS / "rulings.md"
+#: A ruling id as the repository writes it: ``R8``, ``test_R8_...``, ``R5-R8``; not the
+#: letters and digits of a longer word (``PR12``, ``R2D2``'s ``D2``).
+RULING_ID = re.compile(r"(?<![A-Za-z0-9])R(\d+)(?![0-9])")
+#: Where ruling ids are written: the package, its tests and verification, the docs, the README.
+RULING_SOURCES = ("src", "tests", "property_tests", "verification", "docs")
+
+
+def defined_rulings() -> list[str]:
+    """The rulings the page defines, in order: one ``### R<n> <title>`` heading each."""
+    return re.findall(r"^### (R\d+) \w", RULINGS_PAGE.read_text(encoding="utf-8"), re.MULTILINE)
+
+
+def files_citing_rulings() -> Iterator[Path]:
+    yield ROOT / "README.md"
+    for folder in RULING_SOURCES:
+        for path in sorted((ROOT / folder).rglob("*")):
+            skipped = {"_build", "__pycache__"} & set(path.parts)
+            if path.is_file() and not skipped and not path.parent.name.endswith(".egg-info"):
+                yield path
+
+
+def test_the_rulings_page_defines_r1_to_r14_once_each_in_order() -> None:
+    assert defined_rulings() == [f"R{n}" for n in range(1, 15)]
+
+
+def test_every_ruling_id_in_the_repository_is_defined_on_the_rulings_page() -> None:
+    defined = set(defined_rulings())
+    cited: dict[str, set[str]] = {}
+    for path in files_citing_rulings():
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:  # a binary file cites nothing
+            continue
+        for number in RULING_ID.findall(text):
+            cited.setdefault(f"R{number}", set()).add(str(path.relative_to(ROOT)))
+    undefined = {ruling: sorted(paths) for ruling, paths in cited.items() if ruling not in defined}
+    assert undefined == {}
+    # The code and the tests cite every ruling, so the scan reads what it should.
+    assert set(cited) == defined
+    assert "src/high_society/rules.py" in cited["R8"]
+    assert "tests/test_rulings.py" in cited["R8"]
+
+
+def test_the_ruling_id_pattern_finds_ids_as_the_repository_writes_them() -> None:
+    # (An id of no ruling, written in two pieces so that the scan above does not see it.)
+    text = "R8; test_R12_x; R5-R8 (R14). Not PR3, R2D2's D2, nor R" + "1000's digits."
+    assert RULING_ID.findall(text) == ["8", "12", "5", "8", "14", "2", "1000"]
+
+
+@pytest.mark.parametrize(
+    "path", [ROOT / "README.md", *sorted(DOCS.glob("*.md"))], ids=lambda p: p.name
+)
+def test_no_page_sends_the_reader_outside_the_repository_for_the_rulings(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    for outside in ("shared/rules", "RULINGS.md", "rulebook-en.txt", "rulebook-es.txt"):
+        assert outside not in text, f"{path.name} points to {outside}"
+
+
+def test_the_rulings_page_is_in_the_table_of_contents() -> None:
+    toctree = between_fences((DOCS / "index.md").read_text(encoding="utf-8"), "{toctree}")
+    assert "rulings" in toctree.split()
+
+
+def between_fences(text: str, directive: str) -> str:
+    """The body of the first ```{directive} fence of a MyST page."""
+    return text.split(f"```{directive}", 1)[1].split("```", 1)[0]

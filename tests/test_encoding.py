@@ -24,11 +24,14 @@ from high_society import (
 from high_society import encoding as enc
 from high_society.encoding import (
     EncodingError,
+    action_feature_names,
+    action_features,
     action_from_id,
     action_id,
     legal_action_ids,
     legal_action_mask,
     num_actions,
+    player_action,
 )
 from high_society.errors import HighSocietyError
 from tests.builders import (
@@ -424,3 +427,22 @@ def test_nothing_is_written_into_a_refused_buffer() -> None:
     with pytest.raises(EncodingError):
         legal_action_mask(AUCTION, short)
     assert short == bytearray(b"\x07" * 100)
+
+
+def test_the_action_feature_table_describes_every_id_as_its_action() -> None:
+    for config in (STANDARD, GameConfig(money=(1, 2, 4, 8, 16), deck=STANDARD.deck)):
+        names = action_feature_names(config)
+        rows = action_features(config)
+        assert len(rows) == num_actions(config)
+        for action, row in enumerate(rows):
+            features = dict(zip(names, row, strict=True))
+            decoded = player_action(action, 0, config)
+            assert features["pass"] == isinstance(decoded, Pass)
+            assert features["bid"] == isinstance(decoded, Bid)
+            assert features["discard"] == isinstance(decoded, Discard)
+            if isinstance(decoded, Bid):
+                assert features["total"] == decoded.total
+                assert features["cards"] == len(decoded.cards)
+                assert {v for v in config.money if features[f"money_{v}"]} == decoded.cards
+            elif isinstance(decoded, Discard):
+                assert features["luxury"] == decoded.card.luxury_value

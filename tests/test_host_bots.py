@@ -27,7 +27,7 @@ from high_society import (
     sort_cards,
     to_act,
 )
-from high_society.bots import Bot, HeuristicBot, RandomBot
+from high_society.bots import Bot, ClassicHeuristicBot, HeuristicBot, RandomBot
 from high_society.host import Dealer, play, play_game
 from high_society.invariants import state_problems
 from tests.builders import FAUX_PAS, PRESTIGE, L, play_actions, won
@@ -145,12 +145,12 @@ def _short_of_money(spent: int, dark_green_left: int) -> GameState:
         (1, 4, True),  # 5 behind
     ],
 )
-def test_the_heuristic_bot_may_fall_behind_the_poorest_only_early_and_only_so_far(
+def test_the_classic_heuristic_bot_may_fall_behind_the_poorest_only_early_and_only_so_far(
     dark_green_left: int, spent: int, bids: bool
 ) -> None:
     state = _short_of_money(spent, dark_green_left)
     for seed in range(10):
-        choice = HeuristicBot(seed).choose(state)
+        choice = ClassicHeuristicBot(seed).choose(state)
         assert choice == (Bid(0, frozenset({1})) if bids else Pass(0))
 
 
@@ -214,7 +214,7 @@ def test_the_heuristic_bot_discards_its_lowest_luxury_card() -> None:
 
 def test_the_heuristic_bot_bids_nothing_for_luxury_a_waiting_faux_pas_would_take() -> None:
     state = play_actions(Reveal(FAUX_PAS), Pass(0), Reveal(L(10)))
-    assert state.players[0].faux_pas_pending
+    assert state.players[0].faux_pas_waits_for_luxury
     assert {HeuristicBot(seed).choose(state) for seed in range(10)} == {Pass(0)}
     # Without the Faux Pas, the same bots bid for it.
     assert Pass(0) not in {

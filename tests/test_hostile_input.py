@@ -1,6 +1,7 @@
-"""Regression tests for what the adversarial review found (issue 10), one per finding.
+"""Hostile input at every entry point: huge or odd values, paths, terminals, memory. Each
+test is named for what it protects.
 
-Each test is named for what it protects. Records and JSON names are imported from
+Records and JSON names are imported from
 ``high_society.record`` and ``high_society.serial``; the engine from the package.
 """
 

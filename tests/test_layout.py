@@ -1,6 +1,7 @@
-"""The package layout the README and docs/api.md describe: the tiers they name are the
-package's, no private name crosses a module border, and the modules depend on each other one
-way, in the layers listed here and in the README."""
+"""The package layout docs/architecture.md and docs/api.md describe: the API tiers they name
+are the package's, no private name crosses a module border, and the modules depend on each
+other one way, in the layers listed here, which run tier by tier through the architecture
+page's named tiers."""
 
 import ast
 import functools
@@ -19,22 +20,38 @@ SRC = ROOT / "src" / "high_society"
 FOLDERS = ("src", "tests", "property_tests", "verification", "benchmarks", "examples", "docs")
 
 #: The layers of the package, lowest first: a module imports only from lower layers. Every
-#: module is listed, and README.md's "Layout" lists the same layers.
+#: module is listed once. The layers run tier by tier, in the order of the named tiers of
+#: docs/architecture.md: each layer lies within one tier.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("_version", "errors", "_bidtable", "_bid_ids", "_immutable", "_text", "batch._kernels"),
-    ("cards", "_json", "_buffers", "parallel"),
-    ("actions", "state", "_fields", "_schemas", "batch._tables", "cli._options"),
-    ("_fast", "_history", "batch._convert"),
+    # 1. The engine
+    ("_version", "errors", "_text", "_immutable", "_bidtable"),
+    ("cards",),
+    ("actions", "state"),
+    ("_fast", "_contracts", "_history"),
     ("invariants",),
     ("scoring", "rules"),
-    ("__init__", "encoding", "_convert", "observation"),
-    ("bots",),
-    ("host", "search", "serial", "_records", "batch._engine"),
-    ("text", "simulate", "tournament", "_files", "batch._vector"),
-    ("record", "openspiel", "pettingzoo", "batch._simulate", "cli.play", "cli.tournament"),
-    ("batch.__init__", "cli.demo", "cli.validate", "table"),
-    ("cli.simulate", "server._store"),
-    ("server._app",),
+    ("__init__",),
+    # 2. Records and formats
+    ("_json", "_buffers"),
+    ("_fields", "encoding", "observation"),
+    ("_convert",),
+    ("_records", "serial"),
+    ("_files",),
+    ("record",),
+    # 3. Hosting and bots
+    ("bots", "parallel"),
+    ("host", "search", "learned"),
+    ("text", "simulate", "tournament"),
+    ("table",),
+    # 4. Adapters and engines
+    ("openspiel", "pettingzoo", "batch._kernels"),
+    ("batch._layout",),
+    ("batch._engine",),
+    ("batch._vector", "batch._simulate", "batch.learner"),
+    ("batch.__init__",),
+    # 5. Applications
+    ("server._store", "cli._options", "cli.play", "cli.validate"),
+    ("server._app", "cli.demo", "cli.simulate", "cli.tournament"),
     ("server.__init__",),
     ("cli.serve",),
     ("cli.__init__",),
@@ -243,9 +260,9 @@ def test_the_import_graph_has_no_cycle() -> None:
         visit(module, ())
 
 
-# --- The story the README, docs/api.md and the package's docstring tell ------------------
+# --- The story docs/architecture.md, docs/api.md and the package's docstring tell ---------
 
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+ARCHITECTURE = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 API_PAGE = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
 
 
@@ -288,8 +305,8 @@ def test_the_top_level_re_exports_the_engine_modules_and_nothing_else() -> None:
     assert module_imports()["__init__"] == {*ENGINE, "_version"}
 
 
-def test_the_readme_names_the_engine_modules_as_tier_1() -> None:
-    tier = between(README, "1. **The engine, at the top level**", "2. **Submodules")
+def test_the_architecture_page_names_the_engine_modules_as_tier_1() -> None:
+    tier = between(ARCHITECTURE, "1. **The engine, at the top level**", "2. **Submodules")
     assert {n for n in named(tier) if "." not in n} == ENGINE
 
 
@@ -299,7 +316,7 @@ TIER_2 = {f"high_society.{m}" for m in public_modules() - ENGINE - {"__init__", 
 @pytest.mark.parametrize(
     ("where", "text", "start", "end"),
     [
-        ("README.md", README, "2. **Submodules imported by name**", "3. **Internals"),
+        ("docs/architecture.md", ARCHITECTURE, "2. **Submodules imported by name**", "3. **"),
         ("docs/api.md", API_PAGE, "2. **Submodules imported by name**", "3. **Internals"),
         ("__init__", high_society.__doc__ or "", "- Submodules imported by name", "- Internals"),
     ],
@@ -315,19 +332,68 @@ def test_tier_2_is_named_module_by_module_where_the_tiers_are_told(
     assert "high_society.cli.main" in tier
 
 
-def test_the_readme_names_every_internal_module_as_tier_3() -> None:
-    internal = {
-        m.removesuffix(".__init__") for m in modules() - {"__init__", "__main__", "cli.__init__"}
-    } - public_modules()
-    text = between(README, "3. **Internals**", "\n\n")
-    tier = {n for n in named(text) if n.startswith(("_", "cli.")) or "._" in n}
-    assert tier == internal, {"not named": internal - tier, "no such module": tier - internal}
+def named_tiers(text: str) -> list[tuple[str, list[str]]]:
+    """The named tiers of the architecture page, in its order: ``(name, modules)``, the
+    modules as ``LAYERS`` names them (a package by its name on the page: ``batch`` is
+    ``batch.__init__``). A tier is a ``### N. Name`` heading; its modules are the names in
+    backticks of its paragraph that starts ``Modules:``."""
+    tiers: list[tuple[str, list[str]]] = []
+    sections = re.split(r"^### (\d+)\. (.+)$", text, flags=re.MULTILINE)
+    for number, name, body in zip(sections[1::3], sections[2::3], sections[3::3], strict=True):
+        assert int(number) == len(tiers) + 1, f"tier {number} out of order"
+        listing = between(body, "Modules:", "\n\n")
+        names = re.findall(r"`([\w.]+)`", listing)
+        tiers.append((name, [_package_module(f"high_society.{n}") or n for n in names]))
+    return tiers
 
 
-def test_the_readme_lists_the_layers_of_layers() -> None:
-    listing = between(README, "Dependencies run one way", "\n\n- ")
-    lines = re.findall(r"^\d+\. (.*)$", listing, re.MULTILINE)
-    assert [re.findall(r"`([\w.]+)`", line) for line in lines] == [list(x) for x in LAYERS]
+def tier_problems(tiers: list[tuple[str, list[str]]]) -> list[str]:
+    """What keeps ``tiers`` from agreeing with ``LAYERS``: a module in no tier or in two, a
+    name that is no module, a layer split across tiers, tiers out of the layers' order."""
+    problems: list[str] = []
+    where: dict[str, int] = {}
+    for index, (_, members) in enumerate(tiers):
+        for module in members:
+            if module in where:
+                problems.append(f"{module} is in two tiers")
+            where[module] = index
+    listed = {module for layer in LAYERS for module in layer}
+    problems += [f"{m} is in no tier" for m in sorted(listed - set(where))]
+    problems += [f"{m} is no module of LAYERS" for m in sorted(set(where) - listed)]
+    last = 0
+    for layer in LAYERS:
+        indexes = {where[m] for m in layer if m in where}
+        if len(indexes) > 1:
+            problems.append(f"the layer {layer} is split across tiers")
+        elif indexes and indexes.pop() < last:
+            problems.append(f"the layer {layer} comes after a layer of a later tier")
+        last = max([last, *(where[m] for m in layer if m in where)])
+    return problems
+
+
+def test_the_architecture_page_names_four_to_six_tiers() -> None:
+    assert 4 <= len(named_tiers(ARCHITECTURE)) <= 6
+
+
+def test_the_architecture_pages_tiers_agree_with_the_layers() -> None:
+    # Every module in exactly one named tier, each layer inside one tier, tiers in order.
+    assert tier_problems(named_tiers(ARCHITECTURE)) == []
+
+
+def test_the_tier_check_finds_what_it_should() -> None:
+    tiers = named_tiers(ARCHITECTURE)
+    (first, engine), (second, formats), *rest = tiers
+    swapped = [(second, formats), (first, engine), *rest]
+    assert any("after a layer of a later tier" in p for p in tier_problems(swapped))
+    moved = [(first, [*engine, "_json"]), (second, [m for m in formats if m != "_json"]), *rest]
+    assert any("split across tiers" in p for p in tier_problems(moved))
+    twice = [(first, [*engine, "record"]), *tiers[1:]]
+    assert tier_problems(twice) == ["record is in two tiers"]
+    dropped = [(first, [m for m in engine if m != "rules"]), *tiers[1:]]
+    assert tier_problems(dropped) == ["rules is in no tier"]
+    assert named_tiers("### 1. A\n\nModules: `cards`, `batch`.\n\n") == [
+        ("A", ["cards", "batch.__init__"])
+    ]
 
 
 def test_the_example_client_uses_only_the_public_api() -> None:

@@ -4,6 +4,7 @@ Gymnasium's env checker, the environments tied to the library move by move, and 
 to the raw environment inside PettingZoo's own classic wrappers step by step."""
 
 from collections.abc import Callable
+from typing import ClassVar
 
 import numpy as np
 import pytest
@@ -15,7 +16,9 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 import high_society.pettingzoo
 from high_society import (
+    Action,
     Bid,
+    GameResult,
     GameState,
     IllegalActionError,
     Pass,
@@ -25,9 +28,10 @@ from high_society import (
     apply,
     legal_actions,
     new_game,
+    result,
     to_act,
 )
-from high_society.bots import RandomBot
+from high_society.bots import GameStart, RandomBot, Seen
 from high_society.encoding import (
     action_id,
     legal_action_ids,
@@ -186,8 +190,12 @@ def test_masks_are_shared_by_hand_and_amount_to_beat_alone() -> None:
         assert mask.tobytes() == bytes(expected), name
         masks[name] = mask
     assert masks["beat 3, nothing up"].tobytes() != masks["beat 2, 1 up"].tobytes()
-    assert masks["beat 3, nothing up, other rival"] is masks["beat 3, nothing up"]
-    assert masks["beat 3, 1 up"] is masks["beat 3, nothing up"]
+    # Equal masks, each the agent's own writable array (the kept one is copied).
+    shared = masks["beat 3, nothing up"]
+    for name in ("beat 3, nothing up, other rival", "beat 3, 1 up"):
+        assert masks[name].tobytes() == shared.tobytes()
+        assert masks[name].flags.writeable
+        assert not np.shares_memory(masks[name], shared)
 
 
 def test_the_kept_masks_are_bounded_and_stay_right_when_evicted(
@@ -208,7 +216,9 @@ def test_the_kept_masks_are_bounded_and_stay_right_when_evicted(
             legal_action_mask(game, written)
             assert mask.tobytes() == bytes(written)
             if game.phase is Phase.AUCTION:
-                assert environment.observe(agent)["action_mask"] is mask
+                again = environment.observe(agent)["action_mask"]
+                assert again.tobytes() == mask.tobytes()
+                assert not np.shares_memory(again, mask)
             environment.step(int(rng.choice(np.flatnonzero(mask))))
     first = _played((StatusCard.LUXURY_5, ()))  # seat 0, every card in hand
     others: dict[frozenset[int], GameState] = {}
@@ -227,7 +237,6 @@ def test_the_kept_masks_are_bounded_and_stay_right_when_evicted(
         environment.observe(f"player_{state.turn}")
     environment.game = first
     again = environment.observe("player_0")["action_mask"]
-    assert again is not kept
     assert again.tobytes() == kept.tobytes()
 
 
@@ -472,20 +481,25 @@ def test_a_loop_over_agent_iter_must_step() -> None:
 
 
 @pytest.mark.parametrize("make", [env, raw_env])
-def test_a_kept_observation_is_read_only_and_never_changes(make: Callable[[int], AECEnv]) -> None:
-    # Both arrays are read-only (the mask is shared with other observations; the tensor
-    # is read in place from bytes): writing raises, and the game going on changes neither.
+def test_a_kept_observation_never_changes_and_its_mask_is_the_agents_own(
+    make: Callable[[int], AECEnv],
+) -> None:
+    # The tensor is read-only (read in place from bytes); the mask follows the package's
+    # convention, int8 in a new writable array: writing into it changes nothing the
+    # environment gives later, and the game going on changes neither array.
     environment = make(3)
     environment.reset(seed=6)
     agent = environment.agent_selection
     kept = environment.observe(agent)
     copies = {key: value.copy() for key, value in kept.items()}
-    for key in ("action_mask", "observation"):
-        assert not kept[key].flags.writeable
-        with pytest.raises(ValueError, match="read-only"):
-            kept[key][:] = 0
-        with pytest.raises(ValueError, match="read-only"):
-            kept[key][0] = 0
+    assert not kept["observation"].flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        kept["observation"][0] = 0
+    assert kept["action_mask"].flags.writeable
+    assert kept["action_mask"].dtype == np.int8
+    kept["action_mask"][:] = 0
+    assert (environment.observe(agent)["action_mask"] == copies["action_mask"]).all()
+    kept["action_mask"][:] = copies["action_mask"]
     for _ in range(5):
         environment.step(
             int(np.flatnonzero(environment.observe(environment.agent_selection)["action_mask"])[-1])
@@ -507,7 +521,7 @@ def test_solo_observations_are_the_agents_own() -> None:
     assert again["action_mask"].flags.writeable
 
 
-def test_the_mask_of_an_agent_not_to_act_is_read_only_and_empty() -> None:
+def test_the_mask_of_an_agent_not_to_act_is_empty_and_its_own() -> None:
     environment = raw_env(4)
     environment.reset(seed=1)
     waiting = next(a for a in environment.agents if a != environment.agent_selection)
@@ -515,15 +529,15 @@ def test_the_mask_of_an_agent_not_to_act_is_read_only_and_empty() -> None:
     assert mask.dtype == np.int8
     assert mask.shape == (2058,)
     assert not mask.any()
-    with pytest.raises(ValueError, match="read-only"):
-        mask[0] = 1
+    mask[0] = 1  # the agent's own array: the next observation is still empty
+    assert not environment.observe(waiting)["action_mask"].any()
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_kept_masks_stay_right_through_many_games(players: int) -> None:
-    # Masks are shared between states with the same key: every mask an agent kept, checked
-    # again after many later games (the shared arrays handed out again and again), is still
-    # the encoding's mask of the state it was given for.
+    # Masks are kept between states with the same key and copied out: every mask an agent
+    # kept, checked again after many later games (the kept arrays copied out again and
+    # again), is still the encoding's mask of the state it was given for.
     environment = env(players)
     rng = np.random.default_rng(100 + players)
     kept: list[tuple[bytes, np.ndarray]] = []
@@ -539,7 +553,49 @@ def test_kept_masks_stay_right_through_many_games(players: int) -> None:
             legal_action_mask(environment.game, written)
             kept.append((bytes(written), mask))
             environment.step(int(rng.choice(np.flatnonzero(mask))))
-    assert len({id(mask) for _, mask in kept}) < len(kept)  # some masks were shared
     for expected, mask in kept:
         assert mask.tobytes() == expected
-        assert not mask.flags.writeable
+        assert mask.flags.writeable
+
+
+class _Hooked:
+    """A seat bot that records its hooks and plays Pass (or the lowest discard)."""
+
+    log: ClassVar[list[tuple[str, object]]] = []
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def start(self, game: GameStart) -> None:
+        self.log.append(("start", game.seat))
+
+    def end(self, outcome: GameResult) -> None:
+        self.log.append(("end", outcome.winners))
+
+    def choose_seen(self, seen: Seen) -> Action:
+        assert seen.deduced_state().turn == seen.seat  # the history given is the game's
+        return legal_actions(seen.deduced_state())[0]
+
+
+def test_solo_opponents_may_be_seat_bots_and_are_told_start_and_end() -> None:
+    _Hooked.log = []
+    solo = SoloEnv(players=3, seat=1, opponent=_Hooked)
+    observation, _ = solo.reset(seed=5)
+    assert sorted(_Hooked.log) == [("start", 0), ("start", 2)]
+    done = False
+    while not done:
+        legal = np.flatnonzero(observation["action_mask"])
+        observation, _, done, _, _ = solo.step(int(legal[0]))
+    winners = result(solo.game).winners
+    assert _Hooked.log[2:] == [("end", winners), ("end", winners)]
+
+
+def test_solo_action_masks_and_normalized_observations() -> None:
+    solo = SoloEnv(players=4, seat=0, normalize=True)
+    observation, _ = solo.reset(seed=2)
+    assert solo.action_masks().dtype == np.bool_
+    assert (solo.action_masks() == (observation["action_mask"] != 0)).all()
+    assert solo.observation_space.contains(observation)
+    assert observation["observation"].min() >= 0.0
+    assert observation["observation"].max() <= 1.0
+    check_env(SoloEnv(players=3, seat=2, normalize=True), skip_render_check=True)

@@ -322,11 +322,17 @@ def test_the_illegal_action_error_is_kept_as_the_cause() -> None:
 # --- Valid records ---------------------------------------------------------------------------
 
 
+def test_the_old_name_of_the_action_count_still_works_and_warns() -> None:
+    validation = validate_record(doc(SHORT_GAME))
+    with pytest.warns(DeprecationWarning, match="action_count"):
+        assert validation.actions == validation.action_count == 14
+
+
 def test_a_finished_game_validates_with_its_result() -> None:
     validation = validate_record(doc(SHORT_GAME, meta={"event": "club night"}))
     assert validation.valid
     assert validation.finished
-    assert validation.actions == 14
+    assert validation.action_count == 14
     outcome = validation.result
     assert outcome is not None
     assert outcome.money == (105, 106, 106)
@@ -354,7 +360,10 @@ def test_an_unfinished_game_is_valid() -> None:
     assert not validation.finished
     assert validation.result is None
     assert validation.state is not None
-    assert validation.state.players[0].faux_pas_pending
+    # Ada took Faux Pas owning Luxury 7: she holds it and must discard (R8); it waits for
+    # no luxury card.
+    assert validation.state.players[0].holds_faux_pas
+    assert not validation.state.players[0].faux_pas_waits_for_luxury
     assert validation.to_json("g.json") == {
         "file": "g.json",
         "valid": True,
@@ -367,7 +376,7 @@ def test_an_unfinished_game_is_valid() -> None:
 def test_an_empty_game_is_valid() -> None:
     validation = validate_record(doc([]))
     assert validation.valid
-    assert validation.actions == 0
+    assert validation.action_count == 0
     assert validation.state == new_game(3)
 
 
@@ -402,7 +411,7 @@ def test_the_fixture_files_validate_as_documented() -> None:
     unfinished = validate_file(DATA / "unfinished-3p.json")
     assert unfinished.valid
     assert not unfinished.finished
-    assert unfinished.actions == 20
+    assert unfinished.action_count == 20
     illegal = validate_file(DATA / "illegal-3p.json").error
     assert illegal is not None
     assert (illegal.code, illegal.index, illegal.path) == (

@@ -96,10 +96,10 @@ def test_a_faux_pas_still_pending_at_the_end_does_not_change_the_score() -> None
         Reveal(SCANDALE),
     )
     assert state.is_over
-    assert state.players[0].faux_pas_pending
+    assert state.players[0].faux_pas_waits_for_luxury
     outcome = result(state)
     assert outcome.scores[0] == 0  # 0 x 8, not reduced by the Faux Pas
-    assert outcome.breakdowns[0].faux_pas_pending
+    assert outcome.breakdowns[0].holds_faux_pas
 
 
 def test_several_players_tied_for_poorest_are_all_cast_out() -> None:  # R10

@@ -1,7 +1,6 @@
-"""One or more tests per ruling (R1-R12) of ``../shared/rules/RULINGS.md`` (the rulings live
-in the workplace's shared folder beside the repository, not in it; see
-docs/rules-as-code.md), named after it, and the rulebook's worked example. Each test would
-fail if the rule it names were implemented wrongly."""
+"""One or more tests per ruling (R1-R12, stated in docs/rulings.md), named after it, and the
+rulebook's worked example; docs/rules-as-code.md lists them by ruling. Each test would fail
+if the rule it names were implemented wrongly."""
 
 from collections import Counter
 from fractions import Fraction
@@ -235,6 +234,32 @@ def test_R8_faux_pas_with_luxury_cards_asks_the_owner_to_choose_a_discard() -> N
     assert state.turn == 0
 
 
+def test_R8_a_faux_pas_taken_with_luxury_cards_is_held_but_waits_for_no_luxury_card() -> None:
+    # The seat owns a luxury card and must choose one to discard now: the Faux Pas is held,
+    # and it does not wait for a luxury card to come.
+    state = play_actions(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
+    assert state.phase is Phase.DISCARD
+    seat = state.players[0]
+    assert seat.holds_faux_pas
+    assert not seat.faux_pas_waits_for_luxury
+    assert status_of(seat.status_cards).holds_faux_pas
+    state = apply(state, Discard(0, L(3)))
+    assert not state.players[0].holds_faux_pas
+    assert not state.players[0].faux_pas_waits_for_luxury
+
+
+def test_R8_the_old_name_faux_pas_pending_still_answers_held_with_a_warning() -> None:
+    discarding = play_actions(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
+    waiting = play_actions(Reveal(FAUX_PAS), Pass(0))
+    for state in (discarding, waiting):
+        with pytest.warns(DeprecationWarning, match="holds_faux_pas"):
+            assert state.players[0].faux_pas_pending
+        with pytest.warns(DeprecationWarning, match="holds_faux_pas"):
+            assert status_of(state.players[0].status_cards).faux_pas_pending
+    with pytest.warns(DeprecationWarning, match="holds_faux_pas"):
+        assert not new_game(3).players[0].faux_pas_pending
+
+
 def test_R8_the_discard_comes_before_the_next_reveal() -> None:
     state = play_actions(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
     assert not is_legal(state, Reveal(L(5)))
@@ -244,11 +269,13 @@ def test_R8_the_discard_comes_before_the_next_reveal() -> None:
 def test_R8_without_luxury_cards_faux_pas_stays_pending_for_the_next_one() -> None:
     state = play_actions(Reveal(FAUX_PAS), Pass(0))
     assert state.phase is Phase.REVEAL  # nothing to discard yet
-    assert state.players[0].faux_pas_pending
+    assert state.players[0].holds_faux_pas
+    assert state.players[0].faux_pas_waits_for_luxury
     state = then(state, *won(L(7), 0, 4))
     # The luxury card won is discarded at once, with the Faux Pas.
     assert state.players[0].status_cards == ()
-    assert not state.players[0].faux_pas_pending
+    assert not state.players[0].holds_faux_pas
+    assert not state.players[0].faux_pas_waits_for_luxury
     assert Counter(state.removed) == Counter([L(7), FAUX_PAS])
     assert state.players[0].spent == {4}  # the price is still paid
 
@@ -264,7 +291,7 @@ def test_R8_a_faux_pas_still_pending_at_the_end_has_no_effect_on_the_score() -> 
     scores = (Fraction(8), Fraction(2), Fraction(0))
     assert result(pending).scores == result(without).scores == scores
     assert result(pending).winners == result(without).winners == (1,)
-    assert result(pending).breakdowns[2].faux_pas_pending
+    assert result(pending).breakdowns[2].holds_faux_pas
 
 
 def test_R9_the_fourth_dark_green_card_ends_the_game_and_goes_to_nobody() -> None:

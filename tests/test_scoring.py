@@ -41,7 +41,7 @@ def test_breakdown_fields() -> None:
     assert b.luxury_sum == 10
     assert b.passe
     assert b.scandale
-    assert b.faux_pas_pending
+    assert b.holds_faux_pas
     assert b.prestige == 1
     assert b.prestige_factor == 2
     assert b.after_passe == 5

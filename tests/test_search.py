@@ -26,7 +26,7 @@ from high_society import (
     new_game,
     sort_cards,
 )
-from high_society.bots import HeuristicBot
+from high_society.bots import ClassicHeuristicBot
 from high_society.search import SearchBot, search_actions, win_share
 from tests.builders import FAUX_PAS, SCANDALE, L, bid, finished, play_actions, won
 
@@ -171,9 +171,9 @@ def test_the_search_bot_stays_out_of_an_auction_whose_win_would_cast_it_out() ->
     state = last_auction()
     # Winning luxury 9 would leave seat 0 the poorest, cast out (R10): a sure loss. If it
     # passes, seats 1 and 2 bid for luxury 9; whoever pays 2 or more is the only one
-    # poorer than seat 0 and seat 0 wins on status (10 against 0). The plain heuristic,
+    # poorer than seat 0 and seat 0 wins on status (10 against 0). The classic heuristic,
     # within its price, bids; the search passes.
-    assert HeuristicBot(seed=1).choose(state) != Pass(0)
+    assert ClassicHeuristicBot(seed=1).choose(state) != Pass(0)
     assert SearchBot(seed=1, simulations=60).choose(state) == Pass(0)
 
 

@@ -76,6 +76,15 @@ def test_a_pending_faux_pas_and_the_discard_are_told() -> None:
     assert discard[-1] == "  Ada discards Luxury 3 for Faux Pas"
 
 
+def test_only_the_faux_pas_just_taken_is_told_as_pending() -> None:  # R8
+    # Ada's Faux Pas waits for a luxury card; taking Passé next says nothing of it.
+    passe = told(Reveal(FAUX_PAS), Pass(0), Reveal(PASSE), Pass(0))
+    assert passe[-1] == "  -> Ada takes Passé"
+    # Taken with a luxury card to discard, the Faux Pas does not wait: no "pending".
+    choosing = told(*won(L(3), 0, 1), Reveal(FAUX_PAS), Pass(0))
+    assert choosing[-1] == "  -> Ada takes Faux Pas"
+
+
 def test_the_ending_card_is_told_with_its_ordinal() -> None:
     steps = list(play([RandomBot(1), RandomBot(2), RandomBot(3)], seed=4))
     lines = [line for line, _ in narrate(steps, NAMES)]

@@ -7,8 +7,11 @@ tests/test_parallel.py.
 import functools
 import io
 import json
+import subprocess
+import sys
 from argparse import Namespace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -18,10 +21,11 @@ from high_society import (
     InvalidConfigError,
     result,
 )
-from high_society.bots import HeuristicBot, RandomBot
+from high_society.bots import CautiousBot, ClassicHeuristicBot, HeuristicBot, PassBot, RandomBot
 from high_society.cli import main
 from high_society.cli.tournament import format_table, run
 from high_society.host import play_game
+from high_society.learned import LearnedBot
 from high_society.parallel import game_seed
 from high_society.search import SearchBot
 from high_society.tournament import Entrant, parse_entrant, tournament, wilson_interval
@@ -139,6 +143,104 @@ def test_bot_names_make_the_built_in_bots() -> None:
     assert by_time.keywords == {"simulations": None, "seconds": 0.25}
 
 
+def test_options_are_typed_and_passed_to_the_factory() -> None:
+    entrant = parse_entrant("search@7,exploration=0.25,depth=1,cards_per_total=1")
+    assert isinstance(entrant.factory, functools.partial)
+    assert entrant.factory.keywords == {
+        "simulations": 7,
+        "exploration": 0.25,
+        "depth": 1,
+        "cards_per_total": 1,
+    }
+    assert entrant.name == "search@7,exploration=0.25,depth=1,cards_per_total=1"
+    bold = parse_entrant("heuristic,boldness=2")
+    assert isinstance(bold.factory, functools.partial)
+    assert bold.factory.keywords == {"boldness": 2}
+    for name, factory in (
+        ("classic", ClassicHeuristicBot),
+        ("cautious", CautiousBot),
+        ("pass", PassBot),
+        ("learned", LearnedBot),
+    ):
+        assert parse_entrant(name).factory is factory
+
+
+def test_option_values_are_ints_floats_bools_none_or_text(tmp_path: Path) -> None:
+    module = tmp_path / "styled_bots.py"
+    module.write_text(
+        "from high_society.bots import PassBot\n"
+        "class Styled(PassBot):\n"
+        "    def __init__(self, seed, **options):\n"
+        "        super().__init__(seed)\n"
+        "        self.options = options\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    try:
+        entrant = parse_entrant(
+            "styled_bots:Styled,style=aggressive,risk=0.3,rounds=4,loud=true,quiet=False,"
+            "limit=none,big=1e3,odd=inf"
+        )
+        bot = entrant.factory(1)
+        assert bot.options == {  # type: ignore[union-attr]
+            "style": "aggressive",
+            "risk": 0.3,
+            "rounds": 4,
+            "loud": True,
+            "quiet": False,
+            "limit": None,
+            "big": 1000.0,
+            "odd": "inf",  # not a finite number: kept as text
+        }
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("styled_bots", None)
+
+
+@pytest.mark.parametrize(
+    ("source", "shown"),
+    [
+        ("1 / 0", "ZeroDivisionError: division by zero"),
+        ("import sys\nsys.exit(0)", "SystemExit: 0"),
+        ("raise KeyboardInterrupt", "KeyboardInterrupt"),
+        ("raise RuntimeError('no table here')", "RuntimeError: no table here"),
+    ],
+)
+def test_a_module_that_fails_on_import_is_refused_not_raised(
+    tmp_path: Path, source: str, shown: str
+) -> None:
+    # Whatever an import raises, an error or SystemExit, the name is refused with the
+    # documented error (once a raw traceback; SystemExit ended the program with success).
+    name = f"failing_bots_{abs(hash(source))}"
+    (tmp_path / f"{name}.py").write_text(source + "\nclass Bot: pass\n")
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with pytest.raises(InvalidConfigError, match=f"cannot load bot .*{shown}"):
+            parse_entrant(f"{name}:Bot")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop(name, None)
+
+
+@pytest.mark.parametrize("spec", ["sys:exit", "builtins:exit", "builtins:quit"])
+def test_a_factory_that_ends_the_program_is_refused_cleanly(spec: str) -> None:
+    # sys:exit as a bot once ended `high-society tournament` at once with status 0.
+    with pytest.raises(InvalidConfigError, match="cannot be made from a seed"):
+        parse_entrant(spec)
+
+
+def test_the_command_refuses_sys_exit_with_a_message_and_a_failure() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "high_society", "tournament", "sys:exit", "random", "random"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "cannot be made from a seed: SystemExit" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert done.stdout == ""
+
+
 def test_a_module_and_class_name_loads_any_bot() -> None:
     entrant = parse_entrant("high_society.bots:HeuristicBot")
     assert entrant.factory is HeuristicBot
@@ -150,6 +252,19 @@ def test_a_module_and_class_name_loads_any_bot() -> None:
     [
         ("nobody", "unknown bot"),
         ("random@5", "unknown bot"),
+        ("heuristic,boldness", "bad option 'boldness'"),
+        ("heuristic,=3", "bad option"),
+        ("heuristic,_private=3", "bad option"),
+        ("heuristic,boldness=1,boldness=2", "option 'boldness' given twice"),
+        ("heuristic,bold=2", "has no option 'bold' \\(its options: boldness\\)"),
+        ("heuristic,boldness=0", "boldness must be a number > 0, not 0"),
+        ("heuristic,boldness=fast", "boldness must be a number > 0"),
+        ("random,seed=3", "has no option 'seed' \\(its options: none\\)"),
+        ("search,clock=1", "has no option 'clock'"),
+        ("search@20,simulations=5", "has no option 'simulations'"),
+        ("search,depth=0", "depth must be"),
+        ("search,rollout=smart", "rollout must be 'heuristic' or 'classic'"),
+        ("high_society.bots:HeuristicBot,nerve=2", "has no option 'nerve'"),
         ("search@0", "bad search budget"),
         ("search@-3s", "bad search budget"),
         ("search@fast", "bad search budget"),
@@ -247,3 +362,11 @@ def test_the_command_line_refuses_bad_options(
     err = capsys.readouterr().err
     assert said in err
     assert err.count("\n") <= 4  # the usage and one line: no list of 1,025 choices
+
+
+def test_the_learned_bot_without_numpy_is_refused_not_raised(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "high_society.learned", None)  # import fails
+    with pytest.raises(InvalidConfigError, match="bot 'learned' cannot be loaded"):
+        parse_entrant("learned")

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from high_society import GameState, Phase, PlayerState  # noqa: F401 (Phase: contracts)
-from high_society.cards import MAX_PLAYERS, MIN_PLAYERS  # noqa: F401 (used by contracts)
+from high_society import GameState, PlayerState
+from high_society._contracts import bid_is_legal, hand_and_table_apart
 
 
 def broken_cast_out(money: Sequence[int]) -> tuple[int, ...]:
@@ -28,13 +28,8 @@ def broken_bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     """``_bid`` whose bidder keeps the bid cards in hand as well (breaks R5 and
     conservation). It checks that CrossHair can build game states at all.
 
-    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
-    pre: state.phase is Phase.AUCTION and 0 <= seat < len(state.players) and seat == state.turn
-    pre: not state.players[seat].passed
-    pre: cards and cards <= state.players[seat].hand
-    pre: state.players[seat].hand.isdisjoint(state.players[seat].table)
-    pre: sum(state.players[seat].table) + sum(cards) > state.highest_bid
-    post: __return__.players[seat].hand.isdisjoint(__return__.players[seat].table)
+    pre: bid_is_legal(state, seat, cards)
+    post: hand_and_table_apart(seat, __return__)
     """
     p = state.players[seat]
     bidder = PlayerState(p.hand, p.table | cards, p.spent, False, p.status_cards)

@@ -168,7 +168,7 @@ def explore(reduced: Reduced, max_problems: int = 10, stride: int = BOUNDARY_STR
             outcome = result(state)
             corners[f"{len(outcome.cast_out)} cast out"] += 1
             corners[f"{len(outcome.winners)} winners"] += 1
-            if any(p.faux_pas_pending for p in state.players):
+            if any(p.faux_pas_waits_for_luxury for p in state.players):
                 corners["pending Faux Pas at the end"] += 1
         for action in legal:
             after = apply(state, action)

@@ -24,7 +24,7 @@ from high_society import (
     sort_cards,
 )
 from high_society import _history as history
-from high_society.bots import HeuristicBot
+from high_society.bots import ClassicHeuristicBot
 from high_society.host import play
 from high_society.invariants import state_problems
 
@@ -122,9 +122,9 @@ def main(argv: list[str]) -> int:
         )
     games: list[GameState] = []
     for seed in range(20):
-        bots = [HeuristicBot(seed * 5 + i) for i in range(3 + seed % 3)]
+        bots = [ClassicHeuristicBot(seed * 5 + i) for i in range(3 + seed % 3)]
         games += [step.after for step in play(bots, seed=seed)]
-    print(f"every state of 20 HeuristicBot games ({len(games)}): {dict(undecided(games))}")
+    print(f"every state of 20 ClassicHeuristicBot games ({len(games)}): {dict(undecided(games))}")
     rng = random.Random(2)
     walked: list[GameState] = []
     for _ in range(20):

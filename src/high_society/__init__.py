@@ -12,14 +12,16 @@ The package is in three tiers (docs/api.md):
   state, the rules (the reducer and the questions asked of a state), scoring and errors.
 - Submodules imported by name: :mod:`high_society.bots`, :mod:`high_society.host` (the game
   loop), :mod:`high_society.text` (a game in words), :mod:`high_society.simulate`,
-  :mod:`high_society.search` (the search bot), :mod:`high_society.tournament`,
+  :mod:`high_society.search` (the search bot), :mod:`high_society.learned` (the
+  learned bot), :mod:`high_society.tournament`,
   :mod:`high_society.parallel`, :mod:`high_society.record` and :mod:`high_society.serial`
   (recorded games and JSON), :mod:`high_society.encoding` and
   :mod:`high_society.observation` (action ids, masks, what a seat sees),
   :mod:`high_society.openspiel` and :mod:`high_society.pettingzoo` (adapters),
-  :mod:`high_society.batch` (the vectorised engine), :mod:`high_society.invariants`,
-  :mod:`high_society.table` (a server's table) and :mod:`high_society.server` (the table
-  server, optional extra);
+  :mod:`high_society.batch` (the vectorised engine) and
+  :mod:`high_society.batch.learner` (its Gymnasium vector env),
+  :mod:`high_society.invariants`, :mod:`high_society.table` (a server's table) and
+  :mod:`high_society.server` (the table server, optional extra);
   ``high_society.cli.main`` runs the command line.
 - Internals, in underscore modules (``_fast``, ``_bidtable``, ...): not API.
 """

@@ -6,6 +6,7 @@ The public entry is :mod:`high_society.record`, where the format is described.
 import json
 import re
 import unicodedata
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 
 import attrs
@@ -442,9 +443,21 @@ class Validation:
         return self.state is not None and self.state.is_over
 
     @property
-    def actions(self) -> int:
+    def action_count(self) -> int:
         """How many actions a valid record holds (0 for an invalid one)."""
         return len(self.record.actions) if self.record is not None else 0
+
+    @property
+    def actions(self) -> int:
+        """Deprecated: :attr:`action_count`. The name reads as the actions themselves, which
+        are ``record.actions``; this is their number."""
+        warnings.warn(
+            "Validation.actions is deprecated: use Validation.action_count (the actions "
+            "themselves are Validation.record.actions)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.action_count
 
     @property
     def result(self) -> GameResult | None:
@@ -473,7 +486,7 @@ class Validation:
             "file": file,
             "valid": True,
             "finished": self.finished,
-            "actions": self.actions,
+            "actions": self.action_count,
             "result": None if outcome is None else result_to_json(outcome),
         }
 

@@ -31,9 +31,10 @@ Bid(seat=0, cards=frozenset({1, 3}))
 2048
 """
 
+from bisect import bisect_left
+from itertools import compress
 from typing import Final, assert_never
 
-from high_society._bid_ids import THRESHOLD, HandIds, money_ids
 from high_society._buffers import write_values
 from high_society._text import short_repr
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
@@ -47,6 +48,8 @@ __all__ = [
     "NUM_DISCARD_IDS",
     "PASS_ID",
     "EncodingError",
+    "action_feature_names",
+    "action_features",
     "action_from_id",
     "action_id",
     "card_from_chance_id",
@@ -267,6 +270,189 @@ def player_action(action: int, seat: int, config: GameConfig = STANDARD) -> Bid 
     return Bid(seat, frozenset(v for i, v in enumerate(config.money) if action >> i & 1))
 
 
+def action_feature_names(config: GameConfig = STANDARD) -> tuple[str, ...]:
+    """The columns of :func:`action_features`: ``pass``, ``bid`` and ``discard`` (which
+    kind of action, 0 or 1), ``total`` (what a bid adds to the table), ``cards`` (how many
+    money cards it adds), ``luxury`` (the value of the luxury card a discard gives up),
+    then ``money_V`` for each money value ``V`` of ``config`` (1 when the bid adds it).
+
+    >>> action_feature_names()[:7]
+    ('pass', 'bid', 'discard', 'total', 'cards', 'luxury', 'money_1')
+    """
+    return (
+        "pass",
+        "bid",
+        "discard",
+        "total",
+        "cards",
+        "luxury",
+        *tuple(f"money_{value}" for value in config.money),
+    )
+
+
+def action_features(config: GameConfig = STANDARD) -> tuple[tuple[int, ...], ...]:
+    """One row per player action id, ``num_actions(config)`` rows, describing the action:
+    the columns of :func:`action_feature_names`. A learner can embed an id by its row
+    (``numpy.array(action_features())`` is a ``(2058, 17)`` table in the standard game).
+
+    >>> rows = action_features()
+    >>> rows[0][:6], rows[5][:6], rows[2048 + 2][:6]  # Pass, a bid of 1 and 3, discard 3
+    ((1, 0, 0, 0, 0, 0), (0, 1, 0, 4, 2, 0), (0, 0, 1, 0, 0, 3))
+    """
+    money = config.money
+    m = len(money)
+    rows: list[tuple[int, ...]] = [(1, 0, 0, 0, 0, 0) + (0,) * m]
+    for bid in range(1, 1 << m):
+        bits = tuple(bid >> i & 1 for i in range(m))
+        total = sum(v for v, bit in zip(money, bits, strict=True) if bit)
+        rows.append((0, 1, 0, total, sum(bits), 0, *bits))
+    rows += [(0, 0, 1, 0, 0, v) + (0,) * m for v in range(1, NUM_DISCARD_IDS + 1)]
+    return tuple(rows)
+
+
+# --- Bid ids, precomputed per hand ----------------------------------------------------
+# For one hand, the ids of every non-empty subset in ascending order, with the total each
+# adds as a one-byte *level* (its rank among the hand's distinct totals), and the same
+# levels laid out by id over the whole action space. Which bids are legal is not decided
+# here: min_bid_total gives the cheapest legal total, and since R5 depends on a bid's total
+# alone, the legal bids are the subsets whose total reaches it. Selecting them is then one
+# bytes.translate through a threshold table and one itertools.compress, both in C: no Bid
+# is built.
+
+#: Entries per run of ids (see ``_HandIds.chunks``): the subsets of the six lowest cards.
+_CHUNK = 64
+
+#: Levels 1.._MAX_LEVELS rank a hand's distinct totals; 0 marks "not a bid of this hand" and
+#: 255 is kept for Pass, which is legal whenever a bid could be.
+_MAX_LEVELS = 254
+_PASS_LEVEL = 255
+
+#: ``_THRESHOLD[r]`` translates a level byte to 1 when the level is above ``r``, else to 0.
+_THRESHOLD: tuple[bytes, ...] = tuple(
+    bytes(1 if level > r else 0 for level in range(256)) for r in range(256)
+)
+
+
+class _HandIds:
+    """The bids of one hand as action ids.
+
+    Attributes:
+        ids: the ids of every non-empty subset of the hand, ascending.
+        every: Pass (id 0) and then ``ids``: the legal ids when every bid is legal.
+        totals: the distinct totals those subsets add, ascending.
+        levels: one byte per entry of ``ids``: 1 + the index of its total in ``totals``;
+            ``None`` when the hand has more than ``_MAX_LEVELS`` distinct totals (then
+            ``sums`` serves instead).
+        sums: the total each entry of ``ids`` adds.
+        by_id: the levels laid out over the whole action space (Pass at 255, every id that
+            is not a bid of this hand at 0), for masks; ``None`` with ``levels``.
+        chunks: ``ids`` cut into runs of ``_CHUNK`` entries, each as ``(start, end,
+            lowest level, highest level)``. A run shares its high cards and differs only in
+            its low ones, so its levels span a narrow range: for most thresholds a run is
+            wholly legal or wholly not, and only the few in between are looked at id by id.
+    """
+
+    __slots__ = ("by_id", "chunks", "every", "ids", "levels", "sums", "totals")
+
+    def __init__(self, money: tuple[int, ...], hand: frozenset[int], size: int) -> None:
+        ids = [0]
+        sums = [0]
+        # Doubling over positions in ascending order keeps the ids ascending: each new half
+        # has a higher bit set than everything before it.
+        for position, value in enumerate(money):
+            if value in hand:
+                bit = 1 << position
+                ids += [i | bit for i in ids]
+                sums += [s + value for s in sums]
+        del ids[0], sums[0]  # the empty subset is not a bid
+        self.ids: tuple[int, ...] = tuple(ids)
+        self.every: tuple[int, ...] = (0, *ids)
+        self.sums: tuple[int, ...] = tuple(sums)
+        self.totals: tuple[int, ...] = tuple(sorted(set(sums)))
+        self.chunks: tuple[tuple[int, int, int, int], ...] = ()
+        if len(self.totals) > _MAX_LEVELS:
+            self.levels: bytes | None = None
+            self.by_id: bytes | None = None
+            return
+        rank = {total: level for level, total in enumerate(self.totals, 1)}
+        self.levels = levels = bytes(rank[s] for s in sums)
+        self.chunks = tuple(
+            (start, min(start + _CHUNK, len(ids)), min(part), max(part))
+            for start in range(0, len(ids), _CHUNK)
+            for part in [levels[start : start + _CHUNK]]
+        )
+        by_id = bytearray(size)
+        by_id[0] = _PASS_LEVEL
+        for i, level in zip(ids, self.levels, strict=True):
+            by_id[i] = level
+        self.by_id = bytes(by_id)
+
+    def select(self, r: int) -> tuple[int, ...]:
+        """Pass (id 0) and the ids whose level is above ``r``, ascending.
+
+        Raises:
+            AssertionError: the hand has no levels (see ``levels``).
+        """
+        levels = self.levels
+        assert levels is not None
+        ids = self.ids
+        table = _THRESHOLD[r]
+        chosen = [0]
+        for start, end, low, high in self.chunks:
+            if low > r:
+                chosen += ids[start:end]
+            elif high > r:
+                chosen += compress(ids[start:end], levels[start:end].translate(table))
+        return tuple(chosen)
+
+    def cut(self, cheapest: int | None) -> int:
+        """The threshold index for the least total a legal bid adds (any int, not only a
+        total of this hand): bids whose level is above it are legal; ``len(totals)``
+        (nothing legal) when no total reaches it or ``cheapest`` is ``None``."""
+        if cheapest is None:
+            return len(self.totals)
+        return bisect_left(self.totals, cheapest)
+
+
+class _MoneyIds:
+    """The bid ids of every hand of one set of money values, built when first asked for."""
+
+    __slots__ = ("hands", "money", "size")
+
+    def __init__(self, money: tuple[int, ...]) -> None:
+        self.money = money
+        #: Ids 0 .. 2**m - 1: Pass and the bids (discards lie above, never in a hand table).
+        self.size = 1 << len(money)
+        self.hands: dict[frozenset[int], _HandIds] = {}
+
+    def hand(self, hand: frozenset[int]) -> _HandIds:
+        """The (cached) table of ``hand``."""
+        try:
+            return self.hands[hand]
+        except KeyError:
+            if len(self.hands) >= _HANDS_LIMIT:
+                self.hands.clear()
+            table = self.hands[hand] = _HandIds(self.money, hand, self.size)
+            return table
+
+
+#: Every hand of the standard game (2**11) fits.
+_HANDS_LIMIT = 4096
+_BY_MONEY: dict[tuple[int, ...], _MoneyIds] = {}
+_MONEY_LIMIT = 16
+
+
+def _money_ids(money: tuple[int, ...]) -> _MoneyIds:
+    """The (cached) tables for the money values ``money``."""
+    try:
+        return _BY_MONEY[money]
+    except KeyError:
+        if len(_BY_MONEY) >= _MONEY_LIMIT:
+            _BY_MONEY.clear()
+        tables = _BY_MONEY[money] = _MoneyIds(money)
+        return tables
+
+
 def legal_action_ids(state: GameState) -> tuple[int, ...]:
     """The ids of :func:`~high_society.legal_actions` in ascending order: player action ids
     when a seat acts, chance outcome ids when a card must be revealed, ``()`` at the end.
@@ -279,7 +465,7 @@ def legal_action_ids(state: GameState) -> tuple[int, ...]:
     """
     phase = state.phase
     if phase is _AUCTION:
-        hand = money_ids(state.config.money).hand(state.players[state.turn].hand)
+        hand = _money_ids(state.config.money).hand(state.players[state.turn].hand)
         r = hand.cut(_least_added(state))
         if r == 0:
             return hand.every
@@ -321,12 +507,12 @@ def _least_added(state: GameState) -> int:
 #: Legal ids by (hand table, threshold): a game revisits the same hands and thresholds
 #: often, and a hit costs a dictionary look-up instead of a pass over up to 2,047 subsets.
 #: Bounded by the ids held (2**20 references, 8 MiB), then emptied.
-_IDS_CACHE: dict[tuple[HandIds, int], tuple[int, ...]] = {}
+_IDS_CACHE: dict[tuple[_HandIds, int], tuple[int, ...]] = {}
 _CACHE_LIMIT = 1 << 20
 _cached = 0
 
 
-def _select(hand: HandIds, r: int) -> tuple[int, ...]:
+def _select(hand: _HandIds, r: int) -> tuple[int, ...]:
     """Pass and the bids of ``hand`` whose level is above ``r``, ascending."""
     if hand.levels is not None:
         return hand.select(r)
@@ -378,11 +564,11 @@ def legal_action_bytes(state: GameState) -> bytes:
 def _mask_bytes(state: GameState, size: int) -> bytes:
     phase = state.phase
     if phase is _AUCTION:
-        hand = money_ids(state.config.money).hand(state.players[state.turn].hand)
+        hand = _money_ids(state.config.money).hand(state.players[state.turn].hand)
         by_id = hand.by_id
         if by_id is not None:
             r = hand.cut(_least_added(state))
-            return by_id.translate(THRESHOLD[r]) + bytes(NUM_DISCARD_IDS)
+            return by_id.translate(_THRESHOLD[r]) + bytes(NUM_DISCARD_IDS)
     if phase is _AUCTION or phase is _DISCARD:
         mask = bytearray(size)
         for i in legal_action_ids(state):

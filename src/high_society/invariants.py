@@ -10,39 +10,13 @@ those.
 
 from collections import Counter
 
+from high_society._contracts import cards_in_place
 from high_society._history import Undecided, auction_starters, find_history
 from high_society._text import short_repr
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, GameConfig, StatusCard, sort_cards
 from high_society.state import GameState, Phase, PlayerState
 
 __all__ = ["cards_in_place", "is_valid_state", "state_problems"]
-
-
-def cards_in_place(state: GameState) -> bool:
-    """True when no card of the game is in two places, and every money card is one of the
-    configuration's.
-
-    No seat's hand, table and spent share a money card, and none holds a value the
-    configuration's money does not have; no status card but prestige occurs twice in the
-    deck, the auction, the seats' cards, the cards out of the game and the ending card
-    together. Every reachable state satisfies it (:func:`state_problems` checks this and
-    much more); the CrossHair contracts of the rules take it as a precondition: it is
-    what the transitions rely on (docs/verification.md).
-
-    >>> from high_society import new_game
-    >>> cards_in_place(new_game(3))
-    True
-    """
-    money = frozenset(state.config.money)
-    for p in state.players:
-        if not (p.hand | p.table | p.spent <= money):
-            return False
-        if p.hand & p.table or p.hand & p.spent or p.table & p.spent:
-            return False
-    placed = [*state.deck, *state.removed, *(c for p in state.players for c in p.status_cards)]
-    placed += [c for c in (state.auction, state.ending_card) if c is not None]
-    once = [c for c in placed if c is not StatusCard.PRESTIGE]
-    return len(once) == len(set(once))
 
 
 def is_valid_state(state: GameState) -> bool:
@@ -187,12 +161,12 @@ def _phase_problems(state: GameState) -> list[str]:
         return problems
     problems += _history_problems(state)
     for seat, p in enumerate(players):
-        pending = StatusCard.FAUX_PAS in p.status_cards
+        holds_faux_pas = StatusCard.FAUX_PAS in p.status_cards
         owns_luxury = any(c.is_luxury for c in p.status_cards)
         discarding = phase is Phase.DISCARD and seat == state.turn
-        if pending and owns_luxury and not discarding:
+        if holds_faux_pas and owns_luxury and not discarding:
             problems.append(f"seat {seat} holds Faux Pas and a luxury card without discarding")
-        if discarding and not (pending and owns_luxury):
+        if discarding and not (holds_faux_pas and owns_luxury):
             problems.append(f"seat {seat} must discard but has no Faux Pas and luxury card")
     if not problems and not _has_history(state):
         problems.append(

@@ -55,6 +55,7 @@ __all__ = [
     "SeatView",
     "max_chance_nodes",
     "max_game_length",
+    "observation_scale",
     "observation_size",
     "observation_string",
     "observation_tensor",
@@ -89,8 +90,9 @@ class PublicPlayer:
         table: the money cards face up in front of the player this round.
         passed: the player has passed in the current auction.
         hand_size: how many money cards the player holds in hand (face-up cards aside).
-        status_cards: the status cards in front of the player, in canonical order (a Faux
-            Pas here is pending, R8).
+        status_cards: the status cards in front of the player, in canonical order. A Faux
+            Pas here is held until a luxury card of the player's leaves the game with it
+            (R8): the player is choosing one to discard, or owns none and waits to win one.
     """
 
     table: frozenset[int]
@@ -251,6 +253,29 @@ def observation_size(players: int, config: GameConfig = STANDARD) -> int:
     """
     _players(players)
     return GLOBAL_SIZE + players * seat_size(config)
+
+
+def observation_scale(players: int, config: GameConfig = STANDARD) -> tuple[float, ...]:
+    """Factors that bring every float of :func:`observation_tensor` into ``[0, 1]``, one per
+    float: the counts of status cards (deck, out of the game, owned) are divided by how
+    many cards of that kind the deck holds, the highest bid by all the money of a seat;
+    the one-hot and 0/1 floats are kept as they are. Multiply an observation by them for
+    a normalised one (the adapters' ``normalize=True`` option does).
+
+    >>> scale = observation_scale(4)
+    >>> len(scale) == observation_size(4), scale[18 + 10]  # the deck's prestige cards: of 3
+    (True, 0.3333333333333333)
+
+    Raises:
+        InvalidConfigError: ``players`` is not an int from 3 to 5.
+    """
+    _players(players)
+    counts = [max(1, config.deck.count(card)) for card in StatusCard]
+    per_kind = [1.0 / c for c in counts]
+    m = len(config.money)
+    head = [1.0] * (4 + NUM_KINDS) + per_kind + per_kind + [1.0 / sum(config.money)]
+    block = [1.0] * (2 * m + 2) + per_kind
+    return tuple(head + block * players)
 
 
 def _players(players: int) -> None:

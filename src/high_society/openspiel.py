@@ -67,6 +67,7 @@ __all__ = [
     "HighSocietyObserver",
     "HighSocietyState",
     "HistoryObserver",
+    "action_mask",
     "game_state",
 ]
 
@@ -359,6 +360,23 @@ def game_state(state: pyspiel.State) -> GameState:
     if not isinstance(state, HighSocietyState):
         raise TypeError(f"not a High Society state: {type(state).__name__}")
     return state.state
+
+
+def action_mask(state: pyspiel.State, player: int | None = None) -> NDArray[np.int8]:
+    """``state.legal_actions_mask(player)`` in the package's one mask convention: an int8
+    0/1 array of ``num_distinct_actions()`` player actions, new and writable (OpenSpiel's
+    own method returns a list; at a chance node its mask is of chance outcomes, here all
+    0). ``player`` defaults to the seat to act.
+
+    Raises:
+        TypeError: ``state`` is not a state of this game.
+    """
+    inner = game_state(state)
+    mask = np.zeros(num_actions(inner.config), dtype=np.int8)
+    seat = state.current_player()
+    if seat >= 0 and (player is None or player == seat):
+        mask[list(legal_action_ids(inner))] = 1
+    return mask
 
 
 pyspiel.register_game(GAME_TYPE, HighSocietyGame)

@@ -16,13 +16,14 @@ than the game).
 - Chance (the reveals) is played inside the environment by a
   :class:`~high_society.host.Dealer` seeded by ``reset(seed=...)``: two environments reset
   with the same seed and given the same actions play the same game.
-- Both arrays of an observation are read-only (``flags.writeable`` is false; writing
-  raises ``ValueError``), and nothing the environment does later changes them: an agent
-  may keep them. The tensor is read in place from the bytes of an
-  :class:`~high_society.observation.ObservationWriter`; the mask is shared by every
-  observation with the same mask (kept per bidder's hand and amount to beat, at most
-  :data:`MASK_CACHE_SIZE` of them). Copy an array (``.copy()``) to write into it.
-  :class:`SoloEnv`, a Gymnasium environment, gives new writable arrays.
+- The observation tensor is read-only (``flags.writeable`` is false; writing raises
+  ``ValueError``): it is read in place from the bytes of an
+  :class:`~high_society.observation.ObservationWriter`, and nothing the environment does
+  later changes it, so an agent may keep it. The mask follows the package's one mask
+  convention (docs/ai.md): int8 0/1, in a new writable array that is the agent's own
+  (copied from masks kept per bidder's hand and amount to beat, at most
+  :data:`MASK_CACHE_SIZE` of them). :class:`SoloEnv`, a Gymnasium environment, gives new
+  writable arrays for both.
 - A random agent finds the legal ids fastest through a boolean view of the mask:
   ``np.flatnonzero(observation["action_mask"].view(np.bool_))`` (no copy; less than half
   the time ``np.flatnonzero`` takes on the ``int8`` mask).
@@ -34,14 +35,15 @@ than the game).
 >>> observation, reward, termination, truncation, info = environment.last()
 >>> observation["observation"].shape, int(observation["action_mask"].sum()) > 1
 ((161,), True)
->>> observation["action_mask"].flags.writeable
-False
+>>> observation["action_mask"].flags.writeable, observation["action_mask"].dtype
+(True, dtype('int8'))
 """
 
 import operator
 from collections.abc import Callable, Iterator
 from typing import Any, Final, Literal, SupportsIndex, TypedDict, cast, overload
 
+import attrs
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -50,14 +52,20 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from high_society._text import short_repr
-from high_society.actions import Action
-from high_society.bots import Bot, HeuristicBot
+from high_society.actions import Action, Reveal
+from high_society.bots import AnyBot, GameStart, HeuristicBot, chooser
 from high_society.cards import MAX_PLAYERS, STANDARD, check_players
 from high_society.encoding import action_from_id, legal_action_bytes, num_actions
 from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
 from high_society.host import Dealer
-from high_society.observation import ObservationWriter, observation_size, returns
+from high_society.observation import (
+    ObservationWriter,
+    observation_scale,
+    observation_size,
+    returns,
+)
 from high_society.rules import apply, new_game
+from high_society.scoring import result
 from high_society.state import GameState, Phase
 
 _REVEAL = Phase.REVEAL
@@ -265,8 +273,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation: the R14 tensor (a read-only array of its own) and the
-        action mask (a read-only array, shared with other observations that have the same
-        mask).
+        action mask (int8 0/1, a new writable array).
 
         Raises:
             AssertionError: :class:`ClassicEnv` only, before the first reset.
@@ -277,9 +284,11 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         game = self.game
         phase = game.phase
         acts = (phase is _AUCTION or phase is _DISCARD) and game.turn == seat  # to_act(game)
+        # The package's mask convention: int8 0/1 in a new writable array, the agent's own
+        # (torch.from_numpy warns on a read-only one); the kept masks are copied.
         return {
             "observation": self._tensor(seat),
-            "action_mask": _mask(game) if acts else self._no_mask,
+            "action_mask": (_mask(game) if acts else self._no_mask).copy(),
         }
 
     @overload
@@ -546,10 +555,17 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
 
     The learner plays seat ``seat``; every other seat is played by a bot made by
     ``opponent(seed)`` at each reset (by default :class:`~high_society.bots.HeuristicBot`; the
-    seeds come from the reset's seed). Observations and actions are those of
+    seeds come from the reset's seed). A bot of either protocol plays
+    (:class:`~high_society.bots.SeatBot` s are told their seat's view and the public
+    history), and its optional ``start`` and ``end`` hooks are called as
+    :func:`~high_society.host.play` calls them. Observations and actions are those of
     :class:`HighSocietyEnv`, but each observation's arrays are new and writable
-    (Gymnasium's convention); the reward is the learner's return at the end (the winners
-    share 1); an illegal action ends the episode with reward -1, as in the classic games.
+    (Gymnasium's convention; the mask int8 0/1, the package's convention); with
+    ``normalize=True`` the tensor is multiplied by
+    :func:`~high_society.observation.observation_scale` (within ``[0, 1]``). The reward is
+    the learner's return at the end (the winners share 1); an illegal action ends the
+    episode with reward -1, as in the classic games. :meth:`action_masks` gives the legal
+    ids as bool, where sb3-contrib's ``MaskablePPO`` looks for them.
 
     Raises:
         InvalidConfigError: ``players`` is not an int from 3 to 5, ``seat`` is not one of
@@ -562,8 +578,10 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         self,
         players: int = 4,
         seat: int = 0,
-        opponent: Callable[[int | None], Bot] = HeuristicBot,
+        opponent: Callable[[int | None], AnyBot] = HeuristicBot,
         render_mode: str | None = None,
+        *,
+        normalize: bool = False,
     ) -> None:
         _check(players, None)
         if render_mode not in (None, "ansi"):
@@ -574,13 +592,24 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
             raise InvalidConfigError(f"seat must be 0 to {players - 1}, not {short_repr(seat)}")
         self._inner = HighSocietyEnv(players, None)
         self._opponent = opponent
-        self._bots: list[Bot] = [opponent(None) for _ in range(players)]
+        self._bots: list[AnyBot] = [opponent(None) for _ in range(players)]
+        self._history: list[Action] = []
+        self._choose: list[Callable[[GameState], Action]] = []
+        self._ended = False
         self.seat = seat
         self.render_mode = render_mode
+        self._scale = np.array(observation_scale(players), dtype=np.float32) if normalize else None
         agent = self._inner.possible_agents[seat]
-        self.observation_space = cast(
-            "spaces.Space[Observation]", self._inner.observation_spaces[agent]
-        )
+        space = self._inner.observation_spaces[agent]
+        if normalize:
+            size = observation_size(players)
+            space = spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": space["action_mask"],
+                }
+            )
+        self.observation_space = cast("spaces.Space[Observation]", space)
         self.action_space = cast("spaces.Space[np.int64]", self._inner.action_spaces[agent])
 
     def reset(
@@ -588,9 +617,24 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, dict[str, Any]]:
         """A new game, played by the bots until the learner must act."""
         super().reset(seed=seed)
-        self._inner.reset(seed=seed)
+        inner = self._inner
+        inner.reset(seed=seed)
         if seed is not None:
-            self._bots = [self._opponent(seed * 8 + 1 + i) for i in range(self._inner.players)]
+            self._bots = [self._opponent(seed * 8 + 1 + i) for i in range(inner.players)]
+        # The first reveal is the only action before the first decision.
+        first = inner.game.auction
+        assert first is not None
+        self._history = [Reveal(first)]
+        self._choose = [
+            chooser(bot, i, self._history) if i != self.seat else _never
+            for i, bot in enumerate(self._bots)
+        ]
+        self._ended = False
+        start = GameStart(self.seat, inner.players, inner.game.config)
+        for i, bot in enumerate(self._bots):
+            hook = getattr(bot, "start", None) if i != self.seat else None
+            if hook is not None:
+                hook(attrs.evolve(start, seat=i))
         self._play_bots()
         return self._observe(), {}
 
@@ -599,19 +643,46 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         """The game now."""
         return self._inner.game
 
+    def _play(self, action: Action) -> None:
+        """Apply ``action`` and the reveals after it, keeping the public history."""
+        inner = self._inner
+        state = apply(inner.game, action)
+        self._history.append(action)
+        draw = inner._dealer.draw
+        while state.phase is _REVEAL:
+            reveal = draw(state)
+            state = apply(state, reveal)
+            self._history.append(reveal)
+        inner.game = state
+
     def _play_bots(self) -> None:
         inner = self._inner
         while not inner.game.is_over and inner.game.turn != self.seat:
-            bot = self._bots[inner.game.turn]
-            inner.game = inner.play(bot.choose(inner.game))
+            self._play(self._choose[inner.game.turn](inner.game))
+        if inner.game.is_over and not self._ended:
+            self._ended = True
+            outcome = result(inner.game)
+            for i, bot in enumerate(self._bots):
+                hook = getattr(bot, "end", None) if i != self.seat else None
+                if hook is not None:
+                    hook(outcome)
 
     def _observe(self) -> Observation:
         shared = self._inner.observe(self._inner.possible_agents[self.seat])
+        tensor = shared["observation"].copy()
+        if self._scale is not None:
+            tensor *= self._scale
         # Gymnasium's way: every observation new, writable, the agent's own.
-        return {
-            "observation": shared["observation"].copy(),
-            "action_mask": shared["action_mask"].copy(),
-        }
+        return {"observation": tensor, "action_mask": shared["action_mask"]}
+
+    def action_masks(self) -> NDArray[np.bool_]:
+        """The learner's legal action ids now, as bool (all ``False`` once the game is
+        over): what sb3-contrib's ``MaskablePPO`` asks an env for."""
+        game = self._inner.game
+        masks: NDArray[np.bool_] = np.zeros(self._inner._num_actions, dtype=np.bool_)
+        if game.phase is _AUCTION or game.phase is _DISCARD:
+            masks[:] = _mask(game)
+        return masks
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """The learner plays action id ``action``, then the bots play until its next turn
@@ -633,7 +704,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         mask = self._observe()["action_mask"]
         if not 0 <= action < len(mask) or not mask[action]:
             return self._observe(), -1.0, True, False, {"illegal_action": action}
-        inner.game = inner.play(action_from_id(inner.game, action))
+        self._play(action_from_id(inner.game, action))
         self._play_bots()
         done = inner.game.is_over
         reward = returns(inner.game)[self.seat] if done else 0.0
@@ -644,3 +715,7 @@ class SoloEnv(gymnasium.Env[Observation, np.int64]):
         if self.render_mode != "ansi":
             return None
         return str(self._inner.game)
+
+
+def _never(state: GameState) -> Action:
+    raise AssertionError("the learner's seat is not played by a bot")

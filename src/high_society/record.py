@@ -25,14 +25,17 @@ an illegal action, the engine's :class:`~high_society.Reason`).
 >>> _ = writer.add(Bid(0, frozenset({1, 3})))
 >>> text = dumps_record(writer.record())
 >>> validation = validate_record(text)
->>> validation.valid, validation.finished, validation.actions
+>>> validation.valid, validation.finished, validation.action_count
 (True, False, 2)
 """
 
 # The implementation lives in internal modules, one job each: _records (the record, its
-# text, replay, validation, the writer), _files (reading and safe writing), _schemas.
+# text, replay, validation, the writer) and _files (reading and safe writing). The JSON
+# Schemas are read here.
+import json
 import os
 import warnings
+from importlib import resources
 from typing import cast
 
 import high_society._files as files_impl
@@ -49,8 +52,8 @@ from high_society._records import (
     replay,
     validate_record,
 )
-from high_society._schemas import action_schema, record_schema
 from high_society.errors import RecordCode, RecordError
+from high_society.serial import JSONObject
 
 # The constants are named again here, so that the docs show what each one means.
 
@@ -113,3 +116,31 @@ def write_record(path: "str | os.PathLike[str]", record: GameRecord) -> None:
     if not isinstance(given, GameRecord):
         raise RecordError(RecordCode.WRONG_TYPE, "write_record(path, record) needs a GameRecord")
     files_impl.write_record(given, cast("str | os.PathLike[str]", target))
+
+
+def record_schema() -> JSONObject:
+    """The JSON Schema (draft 2020-12) of a v1 record, shipped in the package.
+
+    It sees the form of a record, not the legality of its actions; see the docs for what
+    only the library checks (``3.0`` where an integer is due, seats beyond the players ...).
+
+    >>> record_schema()["$id"]
+    'urn:high-society:record:v1'
+    """
+    return _schema("record-v1.json")
+
+
+def action_schema() -> JSONObject:
+    """The JSON Schema (draft 2020-12) of one v1 action, shipped in the package.
+
+    >>> action_schema()["$id"]
+    'urn:high-society:action:v1'
+    """
+    return _schema("action-v1.json")
+
+
+def _schema(name: str) -> JSONObject:
+    """A schema of the package's ``schemas`` folder."""
+    text = resources.files("high_society").joinpath("schemas", name).read_text("utf-8")
+    value: JSONObject = json.loads(text)
+    return value

@@ -1,35 +1,76 @@
-"""The reducer and the questions a client asks of a state.
+"""The rules: the reducer and the questions a client asks of a state.
 
 ``apply(state, action) -> state`` is the centre: it never changes its input, and it raises
 :class:`~high_society.IllegalActionError` on anything that is not legal. Everything else
 here answers a question about one state: who acts (:func:`to_act`), what they may do
 (:func:`legal_actions`, :func:`is_legal`, :func:`why_illegal`, :func:`min_bid_total`) and
 what chance may reveal (:func:`chance_outcomes`).
+
+The module reads in the order of the rules: the start of a game, then legality as the
+checks in their fixed order, then one transition per action (:class:`Reveal` R4 and R9,
+:class:`Bid` R5, :class:`Pass` R6 and R7, :class:`Discard` R8), then the legal actions
+listed. The rulings R1-R14 are stated in docs/rulings.md. Each transition carries its
+contract, one line per condition, naming a predicate of ``high_society._contracts``; the
+speed tricks are named helpers of ``high_society._fast``.
 """
 
 import enum
+import operator
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Final, assert_never, overload
 
 from high_society._bidtable import TABLES, BidTable, bid_table
-from high_society._fast import game_state, player_state, set_highest_bid, with_card
+from high_society._contracts import (
+    adds_to_table,
+    bid_follows_r5,
+    bid_is_legal,
+    bid_to_check,
+    conserves_money,
+    conserves_status_cards,
+    discard_is_legal,
+    discards_one_with_faux_pas,
+    disgrace_ends_at_first_pass,
+    ended_auction_gives_its_card,
+    ends_on_last_dark_green,
+    hand_and_table_apart,
+    highest_bid_not_raised,
+    keeps_seats_and_removed,
+    next_seat_is_in,
+    opens_auction_unless_over,
+    others_unchanged,
+    pass_is_legal,
+    passer_is_out,
+    raises_highest_bid,
+    reveal_due_from,
+    reveal_is_legal,
+    spent_stays_spent,
+    takes_from_deck,
+)
+from high_society._fast import (
+    AUCTION,
+    DISCARD,
+    FAUX_PAS,
+    NO_MONEY,
+    OVER,
+    PASSE,
+    PRESTIGE,
+    REVEAL,
+    SCANDALE,
+    evolve_player,
+    evolve_state,
+    next_turn,
+    plainly_legal,
+    set_highest_bid,
+    shared_pass,
+    with_card,
+)
 from high_society._text import short_repr
 from high_society.actions import Action, Bid, Discard, Pass, Reveal
-from high_society.cards import (
-    LUXURY,
-    MAX_PLAYERS,
-    MIN_PLAYERS,  # noqa: F401 (the CrossHair contracts)
-    STANDARD,
-    GameConfig,
-    StatusCard,
-    check_players,
-    sort_cards,
-)
+from high_society.cards import STANDARD, GameConfig, StatusCard, check_players, sort_cards
 from high_society.errors import IllegalActionError, InvalidConfigError, OutOfRangeError, Reason
-from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
-from high_society.state import GameState, Phase, PlayerState
+from high_society.state import GameState, PlayerState
 
 __all__ = [
     "CHANCE",
@@ -45,17 +86,6 @@ __all__ = [
     "why_illegal",
 ]
 
-_FAUX_PAS = StatusCard.FAUX_PAS
-_PASSE = StatusCard.PASSE
-_LUXURY = LUXURY
-_NOTHING: frozenset[int] = frozenset()
-_PRESTIGE = StatusCard.PRESTIGE
-_SCANDALE = StatusCard.SCANDALE
-_REVEAL = Phase.REVEAL
-_AUCTION = Phase.AUCTION
-_DISCARD = Phase.DISCARD
-_OVER = Phase.OVER
-
 
 class Chance(enum.Enum):
     """The type of :data:`CHANCE`, the actor that reveals status cards (R4)."""
@@ -65,6 +95,9 @@ class Chance(enum.Enum):
 
 #: Returned by :func:`to_act` when a status card must be revealed.
 CHANCE: Final = Chance.CHANCE
+
+
+# --- The start, and who acts -----------------------------------------------------------------
 
 
 def new_game(players: int, config: GameConfig = STANDARD) -> GameState:
@@ -95,9 +128,9 @@ def to_act(state: GameState) -> int | Chance | None:
     0
     """
     phase = state.phase
-    if phase is _AUCTION or phase is _DISCARD:
+    if phase is AUCTION or phase is DISCARD:
         return state.turn
-    if phase is _REVEAL:
+    if phase is REVEAL:
         return CHANCE
     return None
 
@@ -110,7 +143,7 @@ def min_bid_total(state: GameState) -> int | None:
     >>> min_bid_total(apply(new_game(3), Reveal(StatusCard.PASSE)))
     1
     """
-    if state.phase is not _AUCTION:
+    if state.phase is not AUCTION:
         return None
     return state.highest_bid + 1
 
@@ -124,7 +157,7 @@ def chance_outcomes(state: GameState) -> tuple[tuple[Reveal, Fraction], ...]:
     >>> len(outcomes), dict(outcomes)[Reveal(StatusCard.PRESTIGE)]
     (14, Fraction(3, 16))
     """
-    if state.phase is not _REVEAL:
+    if state.phase is not REVEAL:
         return ()
     deck = state.deck
     n = len(deck)
@@ -135,190 +168,38 @@ def _distinct(cards: tuple[StatusCard, ...]) -> tuple[StatusCard, ...]:
     return tuple(dict.fromkeys(cards))
 
 
-_PASSES = tuple(Pass(seat) for seat in range(MAX_PLAYERS))
+# --- Applying an action ----------------------------------------------------------------------
 
 
-class LegalActions(Sequence[Action]):
-    """Every legal action in one state, as a lazy, read-only sequence.
-
-    Nothing is built until asked for: ``len``, ``in``, indexing and iteration are cheap
-    even when a full hand gives 2,047 legal bids. The order is deterministic: in an
-    auction ``Pass`` first, then the bids by the total they add, lowest first (ties by
-    their cards in ascending order); in a discard the luxury cards lowest first; for a
-    reveal, the distinct cards of the deck in canonical order. Empty once the game is over.
-    An index past either end raises :class:`~high_society.OutOfRangeError` (an
-    :class:`IndexError`, as a sequence should).
-
-    ``action in legal`` agrees with :func:`is_legal` for any object.
+def apply(state: GameState, action: Action) -> GameState:
+    """The state after ``action``. ``state`` itself is never changed.
 
     >>> state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
-    >>> legal = legal_actions(state)
-    >>> len(legal), legal[0], legal[1], legal.min_total
-    (2048, Pass(seat=0), Bid(seat=0, cards=frozenset({1})), 1)
-    """
-
-    __slots__ = (
-        "_fixed",
-        "_nfixed",
-        "_seat",
-        "_size",
-        "_start",
-        "_state",
-        "_table",
-        "min_total",
-    )
-
-    def __init__(self, state: GameState) -> None:
-        self._state = state
-        seat = self._seat = state.turn
-        phase = state.phase
-        if phase is _AUCTION:
-            # The hot path of every search: one cached table, one bisection, nothing built.
-            players = state.players
-            player = players[seat]
-            try:
-                table = TABLES[player.hand]
-            except KeyError:
-                table = bid_table(player.hand)
-            self._table: BidTable | None = table
-            highest = state.highest_bid
-            #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).
-            self.min_total: int | None = highest + 1
-            above = highest - sum(player.table)
-            starts = table.starts
-            start = self._start = (
-                starts[above] if 0 <= above < len(starts) else bisect_right(table.totals, above)
-            )
-            self._fixed: tuple[Action, ...] | None = None  # (Pass(seat),), built when asked
-            self._nfixed = 1
-            self._size = 1 + len(table.totals) - start
-            return
-        self._table = None
-        self._start = 0
-        self.min_total = None
-        if phase is _REVEAL:
-            fixed: tuple[Action, ...] = tuple(Reveal(card) for card in _distinct(state.deck))
-        elif phase is _DISCARD:
-            owner = state.players[seat]
-            fixed = tuple(Discard(seat, card) for card in owner.luxury_cards)
-        else:
-            fixed = ()
-        self._fixed = fixed
-        self._size = self._nfixed = len(fixed)
-
-    def _fixed_actions(self) -> tuple[Action, ...]:
-        fixed = self._fixed
-        if fixed is None:
-            seat = self._seat
-            # Actions are values: one shared Pass per seat serves every auction.
-            fixed = self._fixed = (_PASSES[seat] if 0 <= seat < MAX_PLAYERS else Pass(seat),)
-        return fixed
-
-    def __len__(self) -> int:
-        return self._size
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        nfixed = self._nfixed
-        if type(index) is int and 0 <= index < self._size:  # the common case, first
-            if index >= nfixed:
-                table = self._table
-                assert table is not None
-                return Bid(self._seat, table.cards_at(self._start + index - nfixed))
-            fixed = self._fixed
-            return (fixed if fixed is not None else self._fixed_actions())[index]
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._size))]
-        index = _in_range(index, self._size, "legal action")
-        if index < nfixed:
-            return self._fixed_actions()[index]
-        assert self._table is not None
-        return Bid(self._seat, self._table.cards_at(self._start + index - nfixed))
-
-    def __iter__(self) -> Iterator[Action]:
-        yield from self._fixed_actions()
-        yield from self.bids()
-
-    def __contains__(self, action: object) -> bool:
-        return _check(self._state, action) is None
-
-    def bids(self) -> Sequence[Bid]:
-        """The bids alone (no ``Pass``), in the same order: a lazy view like this one,
-        empty outside an auction."""
-        return _Bids(self._state, self._seat, self._table, self._start)
-
-    def __repr__(self) -> str:
-        return f"<LegalActions: {len(self)} actions>"
-
-
-def _in_range(index: int, size: int, what: str) -> int:
-    """``index`` of a sequence of ``size``, negative ones counted from the end.
+    >>> state = apply(state, Bid(0, frozenset({3})))
+    >>> state.players[0].table, to_act(state)
+    (frozenset({3}), 1)
 
     Raises:
-        OutOfRangeError: the index is past either end.
+        IllegalActionError: the action is not legal here; its ``reason`` says why.
     """
-    if index < 0:
-        index += size
-    if not 0 <= index < size:
-        raise OutOfRangeError(f"{what} index out of range")
-    return index
-
-
-class _Bids(Sequence[Bid]):
-    """The bids of a :class:`LegalActions`, read from its bid table without building them
-    (see ``bids()``): the entries of ``table`` from ``start`` on."""
-
-    __slots__ = ("_seat", "_size", "_start", "_state", "_table")
-
-    def __init__(self, state: GameState, seat: int, table: BidTable | None, start: int) -> None:
-        self._state = state
-        self._seat = seat
-        self._table = table
-        self._start = start
-        self._size = len(table.totals) - start if table is not None else 0
-
-    def __len__(self) -> int:
-        return self._size
-
-    @overload
-    def __getitem__(self, index: int) -> Bid: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Bid]: ...
-
-    def __getitem__(self, index: int | slice) -> Bid | Sequence[Bid]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._size))]
-        index = _in_range(index, self._size, "bid")
-        assert self._table is not None  # else the size is 0
-        return Bid(self._seat, self._table.cards_at(self._start + index))
-
-    def __iter__(self) -> Iterator[Bid]:
-        table = self._table
-        if table is not None:
-            seat = self._seat
-            for i in range(self._start, len(table.totals)):
-                yield Bid(seat, table.cards_at(i))
-
-    def __contains__(self, action: object) -> bool:
-        return type(action) is Bid and _check(self._state, action) is None
-
-    def __repr__(self) -> str:
-        return f"<bids: {self._size} actions>"
-
-
-def legal_actions(state: GameState) -> LegalActions:
-    """Every legal action now, as a lazy sequence (see :class:`LegalActions`).
-
-    >>> len(legal_actions(new_game(3)))  # 14 distinct cards may be revealed
-    14
-    """
-    return LegalActions(state)
+    if not plainly_legal(state, action):  # most legal actions skip the ordered checks
+        problem = _check(state, action)
+        if problem is not None:
+            reason, template, seats = problem
+            raise IllegalActionError(reason, state, action, template, seats)
+    # The transitions below, one per action. Class patterns only, most frequent first:
+    # binding fields through ``__match_args__`` costs more than the transition itself.
+    match action:
+        case Pass():
+            return _pass(state, action.seat)
+        case Bid():
+            return _bid(state, action.seat, action.cards)
+        case Reveal():
+            return _reveal(state, action.card)
+        case Discard():
+            return _discard(state, action.seat, action.card)
+        case _:
+            assert_never(action)
 
 
 def is_legal(state: GameState, action: object) -> bool:
@@ -327,7 +208,7 @@ def is_legal(state: GameState, action: object) -> bool:
     >>> is_legal(new_game(3), Reveal(StatusCard.PRESTIGE)), is_legal(new_game(3), "bid")
     (True, False)
     """
-    return _check(state, action) is None
+    return plainly_legal(state, action) or _check(state, action) is None
 
 
 def why_illegal(state: GameState, action: object) -> IllegalActionError | None:
@@ -343,27 +224,11 @@ def why_illegal(state: GameState, action: object) -> IllegalActionError | None:
     return IllegalActionError(reason, state, action, template, seats)
 
 
-def apply(state: GameState, action: Action) -> GameState:
-    """The state after ``action``. ``state`` itself is never changed.
+# --- Legality: the checks, in their fixed order ----------------------------------------------
 
-    >>> state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
-    >>> state = apply(state, Bid(0, frozenset({3})))
-    >>> state.players[0].table, to_act(state)
-    (frozenset({3}), 1)
-
-    Raises:
-        IllegalActionError: the action is not legal here; its ``reason`` says why.
-    """
-    problem = _check(state, action)
-    if problem is not None:
-        reason, template, seats = problem
-        raise IllegalActionError(reason, state, action, template, seats)
-    return _apply_legal(state, action)
-
-
-# --- Legality -------------------------------------------------------------------------------
-
+#: A refusal: the reason, a message template (``{0}``, ``{1}`` ... stand for seats), the seats.
 _Problem = tuple[Reason, str, tuple[int, ...]]
+_VERB = {Bid: "bid", Pass: "pass", Discard: "discard"}
 
 
 def _esc(text: object) -> str:
@@ -372,58 +237,13 @@ def _esc(text: object) -> str:
 
 
 def _check(state: GameState, action: object) -> _Problem | None:
-    """The first reason ``action`` is illegal in ``state`` (see :class:`Reason`), or None."""
-    # Fast paths: the common legal bids, passes and reveals are recognised with a few
-    # tests. Anything they do not accept goes through the full checks below, which find
-    # the first reason in the fixed order.
-    if type(action) is Bid:
-        seat = action.seat
-        players = state.players
-        # Types first: comparing a hostile object may run its own __eq__.
-        if (
-            type(seat) is int
-            and state.phase is _AUCTION
-            and seat == state.turn
-            and 0 <= seat < len(players)
-        ):
-            player = players[seat]
-            cards = action.cards
-            if not player.passed and type(cards) is frozenset and cards:
-                for card in cards:
-                    if type(card) is not int:  # True == 1 and 2.0 == 2 pass the set tests
-                        break
-                else:
-                    if (
-                        cards <= player.hand
-                        and cards <= _money_set(state.config)
-                        and sum(player.table) + sum(cards) > state.highest_bid
-                    ):
-                        return None
-    elif type(action) is Pass:
-        seat = action.seat
-        players = state.players
-        if (
-            type(seat) is int
-            and state.phase is _AUCTION
-            and seat == state.turn
-            and 0 <= seat < len(players)
-            and not players[seat].passed
-        ):
-            return None
-    elif (
-        type(action) is Reveal
-        and state.phase is _REVEAL
-        and type(action.card) is StatusCard
-        and action.card in state.deck
-    ):
-        return None
-    kind = type(action)
-    if kind is Bid or kind is Pass or kind is Discard:
-        assert isinstance(action, Bid | Pass | Discard)
-        return _check_player_action(state, action)
-    if kind is Reveal:
-        assert isinstance(action, Reveal)
+    """The first reason ``action`` is illegal in ``state``, or ``None``: in the order of
+    :class:`Reason`, what the action is (type, seat, cards), then whether anyone may act,
+    then whose turn it is, then what the action asks for."""
+    if type(action) is Reveal:
         return _check_reveal(state, action)
+    if type(action) is Bid or type(action) is Pass or type(action) is Discard:
+        return _check_player_action(state, action)
     return (
         Reason.NOT_AN_ACTION,
         f"{_esc(short_repr(action))} is not an action: expected Reveal, Bid, Pass or Discard",
@@ -432,6 +252,7 @@ def _check(state: GameState, action: object) -> _Problem | None:
 
 
 def _check_reveal(state: GameState, action: Reveal) -> _Problem | None:
+    """R4: chance reveals a card of the deck when no seat must act; R9: never after the end."""
     card: object = action.card  # actions are built unchecked: the type is not yet known
     if not isinstance(card, StatusCard):
         return (
@@ -439,9 +260,9 @@ def _check_reveal(state: GameState, action: Reveal) -> _Problem | None:
             f"cannot reveal {_esc(short_repr(card))}: not a status card",
             (),
         )
-    if state.phase is _OVER:
+    if state.phase is OVER:
         return (Reason.GAME_OVER, f"cannot reveal {card.label}: the game is over", ())
-    if state.phase is not _REVEAL:
+    if state.phase is not REVEAL:
         return (
             Reason.REVEAL_NOT_DUE,
             f"cannot reveal {card.label}: {{0}} must act first",
@@ -456,25 +277,10 @@ def _check_reveal(state: GameState, action: Reveal) -> _Problem | None:
     return None
 
 
-_VERB = {Bid: "bid", Pass: "pass", Discard: "discard"}
-#: The configuration asked about last, with its money as a set. One tuple, replaced whole,
-#: so no reader pairs one configuration with another's money; compared by identity, since
-#: hashing a GameConfig is a Python-level call.
-_LAST_MONEY: tuple[GameConfig | None, frozenset[int]] = (None, frozenset())
-
-
-def _money_set(config: GameConfig) -> frozenset[int]:
-    """``frozenset(config.money)``, kept for the configuration asked about last."""
-    global _LAST_MONEY
-    last = _LAST_MONEY
-    if last[0] is config:
-        return last[1]
-    money = frozenset(config.money)
-    _LAST_MONEY = (config, money)
-    return money
-
-
 def _check_player_action(state: GameState, action: Bid | Pass | Discard) -> _Problem | None:
+    """A seat's action: its seat and cards; no reveal due and the game not over (R4, R9);
+    the seat still in the auction (R6) or owing a discard (R8); its turn; then the bid (R5)
+    or the card discarded (R8)."""
     seat = action.seat
     verb = _VERB[type(action)]
     n = len(state.players)
@@ -488,16 +294,16 @@ def _check_player_action(state: GameState, action: Bid | Pass | Discard) -> _Pro
     if problem is not None:
         return problem
     phase = state.phase
-    if phase is _OVER:
+    if phase is OVER:
         return (Reason.GAME_OVER, f"{{0}} cannot {verb}: the game is over", (seat,))
-    if phase is _REVEAL:
+    if phase is REVEAL:
         return (
             Reason.REVEAL_DUE,
             f"{{0}} cannot {verb}: a status card must be revealed first",
             (seat,),
         )
     discarding = type(action) is Discard
-    if phase is _AUCTION:
+    if phase is AUCTION:
         if discarding:
             return (
                 Reason.NO_DISCARD_DUE,
@@ -516,7 +322,7 @@ def _check_player_action(state: GameState, action: Bid | Pass | Discard) -> _Pro
             f"{{0}} cannot {verb}: it is {{1}}'s turn",
             (seat, state.turn),
         )
-    if phase is _DISCARD and not discarding:
+    if phase is DISCARD and not discarding:
         return (
             Reason.DISCARD_DUE,
             f"{{0}} cannot {verb}: they must first discard a luxury card for Faux Pas",
@@ -571,13 +377,12 @@ def _check_shape(state: GameState, action: Bid | Pass | Discard) -> _Problem | N
 
 
 def _check_bid(state: GameState, action: Bid) -> _Problem | None:
-    """R5 for a bid whose seat, turn and cards are already known to be valid.
+    """R5 for a bid whose seat, turn and cards are already known to be valid: cards from the
+    hand, none already face up, and a new face-up total above the highest.
 
-    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
-    pre: 0 <= action.seat < len(state.players)
-    pre: cards_in_place(state)
-    post: (__return__ is None) == (action.cards <= state.players[action.seat].hand and action.cards.isdisjoint(state.players[action.seat].table) and sum(state.players[action.seat].table) + sum(action.cards) > state.highest_bid)
-    """  # noqa: E501 (a PEP 316 condition is one line)
+    pre: bid_to_check(state, action.seat)
+    post: (__return__ is None) == bid_follows_r5(state, action.seat, action.cards)
+    """
     seat = action.seat
     cards = action.cards
     player = state.players[seat]
@@ -608,92 +413,45 @@ def _check_bid(state: GameState, action: Bid) -> _Problem | None:
     return None
 
 
-# --- Transitions ----------------------------------------------------------------------------
-
-
-def _apply_legal(state: GameState, action: Action) -> GameState:
-    # Class patterns without sub-patterns, most frequent first: binding fields through
-    # ``__match_args__`` costs more than the transition itself.
-    match action:
-        case Pass():
-            return _pass(state, action.seat)
-        case Bid():
-            return _bid(state, action.seat, action.cards)
-        case Reveal():
-            return _reveal(state, action.card)
-        case Discard():
-            return _discard(state, action.seat, action.card)
-        case _:
-            assert_never(action)
+# --- The transitions, one per action ---------------------------------------------------------
 
 
 def _reveal(state: GameState, card: StatusCard) -> GameState:
-    """R4, R9: turn ``card`` face up. Contracts checked by CrossHair (docs/verification.md):
+    """R4: chance turns ``card`` face up and it is auctioned, the round's starter first. R9:
+    the last dark-green card ends the game at once instead, and goes to nobody.
 
-    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
-    pre: state.phase is Phase.REVEAL and card in state.deck
-    pre: state.deck == sort_cards(state.deck)
-    pre: cards_in_place(state)
-    post: sort_cards((*__return__.deck, card)) == state.deck
-    post: __return__.players == state.players and __return__.removed == state.removed
-    post: (__return__.phase is Phase.OVER) == (card.is_dark_green and not any(c.is_dark_green for c in __return__.deck))
-    post: __return__.phase is Phase.OVER or (__return__.auction is card and __return__.turn == state.turn)
-    """  # noqa: E501 (a PEP 316 condition is one line)
+    pre: reveal_is_legal(state, card)
+    post: takes_from_deck(state, card, __return__)
+    post: keeps_seats_and_removed(state, __return__)
+    post: ends_on_last_dark_green(card, __return__)
+    post: opens_auction_unless_over(state, card, __return__)
+    """
     deck = state.deck
     i = deck.index(card)
     deck = deck[:i] + deck[i + 1 :]
-    if (card is _PRESTIGE or card is _SCANDALE) and _PRESTIGE not in deck and _SCANDALE not in deck:
-        # R9: the last dark-green card ends the game at once and goes to nobody.
-        return game_state(
-            config=state.config,
-            players=state.players,
-            deck=deck,
-            phase=_OVER,
-            turn=state.turn,
-            auction=None,
-            removed=state.removed,
-            ending_card=card,
-        )
-    new = game_state(
-        config=state.config,
-        players=state.players,
-        deck=deck,
-        phase=_AUCTION,
-        turn=state.turn,
-        auction=card,
-        removed=state.removed,
-        ending_card=None,
-    )
-    set_highest_bid(new, state.highest_bid)  # the same tables
-    return new
+    if (card is PRESTIGE or card is SCANDALE) and PRESTIGE not in deck and SCANDALE not in deck:
+        return evolve_state(state, deck=deck, phase=OVER, auction=None, ending_card=card)
+    auction = evolve_state(state, deck=deck, phase=AUCTION, auction=card)
+    set_highest_bid(auction, state.highest_bid)  # no money moved
+    return auction
 
 
 def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
-    """R5: ``seat`` adds ``cards`` to their face-up cards. Contracts checked by CrossHair
-    (the preconditions restate what ``_check`` accepts, in terms CrossHair can solve):
+    """R5: ``seat`` adds ``cards`` from their hand to their face-up cards; then the next
+    seat still in acts (R3, R6).
 
-    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
-    pre: state.phase is Phase.AUCTION and 0 <= seat < len(state.players) and seat == state.turn
-    pre: not state.players[seat].passed
-    pre: cards and cards <= state.players[seat].hand
-    pre: state.players[seat].hand.isdisjoint(state.players[seat].table)
-    pre: sum(state.players[seat].table) + sum(cards) > state.highest_bid
-    pre: cards_in_place(state)
-    post: __return__.highest_bid > state.highest_bid
-    post: __return__.players[seat].table == state.players[seat].table | cards
-    post: __return__.players[seat].hand.isdisjoint(__return__.players[seat].table)
-    post: all(p.hand | p.table | p.spent == q.hand | q.table | q.spent for p, q in zip(state.players, __return__.players))
-    post: all(p == q for i, (p, q) in enumerate(zip(state.players, __return__.players)) if i != seat)
-    post: __return__.phase is Phase.AUCTION and not __return__.players[__return__.turn].passed
-    """  # noqa: E501 (a PEP 316 condition is one line)
-    players = state.players
-    p = players[seat]
+    pre: bid_is_legal(state, seat, cards)
+    post: raises_highest_bid(state, __return__)
+    post: adds_to_table(state, seat, cards, __return__)
+    post: hand_and_table_apart(seat, __return__)
+    post: conserves_money(state, __return__)
+    post: others_unchanged(state, seat, __return__)
+    post: next_seat_is_in(__return__)
+    """
+    p = state.players[seat]
     table = p.table | cards
-    bidder = player_state(
-        hand=p.hand - cards, table=table, spent=p.spent, passed=False, status_cards=p.status_cards
-    )
-    seats = list(players)
-    seats[seat] = bidder
+    seats = list(state.players)
+    seats[seat] = evolve_player(p, hand=p.hand - cards, table=table)
     players = tuple(seats)
     # Only the bidder's total changed, and it only grew.
     highest = max(state.highest_bid, sum(table))
@@ -701,43 +459,37 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
 
 
 def _pass(state: GameState, seat: int) -> GameState:
-    """R6, R7: ``seat`` passes. Contracts checked by CrossHair:
+    """R6: ``seat`` takes their face-up cards back and is out of this auction; when one
+    seat is left in, it wins. R7: in a disgrace auction the first pass ends it.
 
-    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
-    pre: state.phase is Phase.AUCTION and 0 <= seat < len(state.players) and seat == state.turn
-    pre: state.auction is not None and not state.players[seat].passed
-    pre: sum(not p.passed for p in state.players) >= 2
-    pre: cards_in_place(state)
-    post: all(p.hand | p.table | p.spent == q.hand | q.table | q.spent for p, q in zip(state.players, __return__.players))
-    post: all(p.spent <= q.spent for p, q in zip(state.players, __return__.players))
-    post: sort_cards([c for p in __return__.players for c in p.status_cards] + [*__return__.removed]) == sort_cards([c for p in state.players for c in p.status_cards] + [*state.removed, state.auction])  or __return__.phase is Phase.AUCTION
-    post: not state.auction.is_disgrace or __return__.phase is not Phase.AUCTION
-    post: __return__.phase is not Phase.AUCTION or (__return__.players[seat].passed and not __return__.players[seat].table)
-    post: __return__.phase is not Phase.AUCTION or __return__.highest_bid <= state.highest_bid
-    """  # noqa: E501 (a PEP 316 condition is one line)
+    pre: pass_is_legal(state, seat)
+    post: conserves_money(state, __return__)
+    post: spent_stays_spent(state, __return__)
+    post: ended_auction_gives_its_card(state, __return__)
+    post: disgrace_ends_at_first_pass(state, __return__)
+    post: passer_is_out(seat, __return__)
+    post: highest_bid_not_raised(state, __return__)
+    """
     card = state.auction
     assert card is not None
-    if card is _PASSE or card is _SCANDALE or card is _FAUX_PAS:  # R7 (not a set: no hashing)
+    if card is FAUX_PAS or card is PASSE or card is SCANDALE:
         return _end_disgrace_auction(state, seat, card)
     p = state.players[seat]
-    hand = p.hand | p.table if p.table else p.hand
-    passer = player_state(
-        hand=hand, table=_NOTHING, spent=p.spent, passed=True, status_cards=p.status_cards
-    )
     seats = list(state.players)
-    seats[seat] = passer
+    if p.table:  # the passer takes their face-up cards back
+        seats[seat] = evolve_player(p, hand=p.hand | p.table, table=NO_MONEY, passed=True)
+    else:
+        seats[seat] = evolve_player(p, passed=True)
     players = tuple(seats)
     nxt = _next_seat_in(players, seat)
-    if _next_seat_in(players, nxt) == nxt:  # R6: the last player in takes the card
+    if _next_seat_in(players, nxt) == nxt:  # the last seat in
         return _end_normal_auction(state, players, nxt, card)
-    highest = state.highest_bid
-    if p.table and sum(p.table) >= highest:  # the passer held the highest bid: work it out
-        return _auction_goes_on(state, players, nxt, None)
-    return _auction_goes_on(state, players, nxt, highest)
+    # The highest bid stands: it is never the bid of the seat to act, which was outbid.
+    return _auction_goes_on(state, players, nxt, state.highest_bid)
 
 
 def _next_seat_in(players: tuple[PlayerState, ...], seat: int) -> int:
-    """The first seat after ``seat`` that has not passed (``seat`` itself if all others have)."""
+    """R3: the first seat after ``seat`` that has not passed (``seat`` if all others have)."""
     n = len(players)
     nxt = (seat + 1) % n
     while players[nxt].passed:  # only a normal auction has passed players (R6)
@@ -746,147 +498,245 @@ def _next_seat_in(players: tuple[PlayerState, ...], seat: int) -> int:
 
 
 def _auction_goes_on(
-    state: GameState, players: tuple[PlayerState, ...], turn: int, highest: int | None
+    state: GameState, players: tuple[PlayerState, ...], turn: int, highest: int
 ) -> GameState:
-    """The auction of ``state`` with ``players``, ``turn`` to act; ``highest`` is the new
-    highest bid when the caller knows it (``None``: worked out on first use)."""
-    new = game_state(
-        config=state.config,
-        players=players,
-        deck=state.deck,
-        phase=_AUCTION,
-        turn=turn,
-        auction=state.auction,
-        removed=state.removed,
-        ending_card=None,
-    )
-    if highest is not None:
-        set_highest_bid(new, highest)
+    """The auction of ``state`` with ``players``, ``turn`` to act and ``highest`` the highest
+    face-up total."""
+    new = next_turn(state, players, turn)
+    set_highest_bid(new, highest)
     return new
 
 
 def _end_normal_auction(
     state: GameState, players: tuple[PlayerState, ...], winner: int, card: StatusCard
 ) -> GameState:
-    """R6: the last player in pays with their face-up cards and takes the card."""
+    """R6: the last seat in pays with their face-up cards, takes ``card`` and starts the next
+    round, which everyone plays again. R8: a Faux Pas waiting for a luxury card takes this
+    one at once, and both leave the game."""
+    w = players[winner]
     removed = state.removed
-    new_players = []
-    face_up = False
-    for i, p in enumerate(players):
-        if i != winner:
-            face_up = face_up or bool(p.table)
-            new_players.append(
-                player_state(
-                    hand=p.hand,
-                    table=p.table,
-                    spent=p.spent,
-                    passed=False,
-                    status_cards=p.status_cards,
-                )
-            )
-            continue
-        owned = p.status_cards
-        if _FAUX_PAS in owned and card in _LUXURY:
-            # R8: a pending Faux Pas takes this luxury card at once, and both leave the game.
-            owned = tuple(c for c in owned if c is not _FAUX_PAS)
-            removed = sort_cards((*removed, _FAUX_PAS, card))
-        else:
-            owned = with_card(owned, card)
-        new_players.append(
-            player_state(
-                hand=p.hand,
-                table=_NOTHING,
-                spent=p.spent | p.table,
-                passed=False,
-                status_cards=owned,
-            )
-        )
-    new = game_state(
-        config=state.config,
-        players=tuple(new_players),
-        deck=state.deck,
-        phase=_REVEAL,
-        turn=winner,
-        auction=None,
-        removed=removed,
-        ending_card=None,
+    owned: tuple[StatusCard, ...]
+    if FAUX_PAS in w.status_cards and card.is_luxury:  # in an auction, it waits (R8)
+        owned = tuple(c for c in w.status_cards if c is not FAUX_PAS)
+        removed = sort_cards((*removed, FAUX_PAS, card))
+    else:
+        owned = with_card(w.status_cards, card)
+    paid = evolve_player(w, table=NO_MONEY, spent=w.spent | w.table, status_cards=owned)
+    seats = []
+    for i, p in enumerate(players):  # everyone is in the next round
+        seats.append(paid if i == winner else evolve_player(p, passed=False))
+    new = evolve_state(
+        state, players=tuple(seats), phase=REVEAL, turn=winner, auction=None, removed=removed
     )
-    if not face_up:  # always so: the others passed and took their cards back
-        set_highest_bid(new, 0)
+    set_highest_bid(new, 0)  # the winner paid, and the others took their cards back
     return new
 
 
 def _end_disgrace_auction(state: GameState, passer: int, card: StatusCard) -> GameState:
-    """R7: the first pass ends it; the passer takes their cards back and the disgrace card."""
-    new_players = []
-    for i, p in enumerate(state.players):
+    """R7: the passer takes their face-up cards back and ``card``, and starts the next round;
+    everyone else's face-up cards are spent. R8: a seat that takes Faux Pas while owning a
+    luxury card must discard one first."""
+    seats = list(state.players)
+    for i, p in enumerate(seats):
         if i == passer:
             owned = with_card(p.status_cards, card)
-            new_players.append(
-                player_state(
-                    hand=p.hand | p.table,
-                    table=_NOTHING,
-                    spent=p.spent,
-                    passed=False,
-                    status_cards=owned,
-                )
-            )
-        elif p.table or p.passed:
-            new_players.append(
-                player_state(
-                    hand=p.hand,
-                    table=_NOTHING,
-                    spent=p.spent | p.table,
-                    passed=False,
-                    status_cards=p.status_cards,
-                )
-            )
-        else:  # nothing face up, not passed: the seat is unchanged
-            new_players.append(p)
-    # R8: with luxury cards to lose, the discard is the player's own next action.
-    taker = new_players[passer]
-    phase = _DISCARD if card is _FAUX_PAS and taker.luxury_cards else _REVEAL
-    new = game_state(
-        config=state.config,
-        players=tuple(new_players),
-        deck=state.deck,
-        phase=phase,
-        turn=passer,
-        auction=None,
-        removed=state.removed,
-        ending_card=None,
-    )
+            seats[i] = evolve_player(p, hand=p.hand | p.table, table=NO_MONEY, status_cards=owned)
+        elif p.table:
+            seats[i] = evolve_player(p, table=NO_MONEY, spent=p.spent | p.table)
+    phase = DISCARD if card is FAUX_PAS and seats[passer].luxury_cards else REVEAL  # R8
+    # The passer, whose turn it was, starts the next round.
+    new = evolve_state(state, players=tuple(seats), phase=phase, auction=None)
     set_highest_bid(new, 0)  # every seat's face-up cards are gone
     return new
 
 
 def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
-    """R8: ``seat`` discards ``card`` for Faux Pas. Contracts checked by CrossHair:
+    """R8: ``seat`` discards ``card``, a luxury card of theirs, and it leaves the game with
+    their Faux Pas; then the next card is revealed.
 
-    pre: MIN_PLAYERS <= len(state.players) <= MAX_PLAYERS
-    pre: state.phase is Phase.DISCARD and 0 <= seat < len(state.players) and seat == state.turn
-    pre: StatusCard.FAUX_PAS in state.players[seat].status_cards
-    pre: card.is_luxury and card in state.players[seat].status_cards
-    pre: cards_in_place(state)
-    post: sort_cards([c for p in __return__.players for c in p.status_cards] + [*__return__.removed]) == sort_cards([c for p in state.players for c in p.status_cards] + [*state.removed])
-    post: card not in __return__.players[seat].status_cards and StatusCard.FAUX_PAS not in __return__.players[seat].status_cards
-    post: __return__.phase is Phase.REVEAL and __return__.turn == seat
-    """  # noqa: E501 (a PEP 316 condition is one line)
-    players = state.players
-    p = players[seat]
+    pre: discard_is_legal(state, seat, card)
+    post: conserves_status_cards(state, __return__)
+    post: discards_one_with_faux_pas(seat, card, __return__)
+    post: reveal_due_from(seat, __return__)
+    """
+    p = state.players[seat]
     owned = list(p.status_cards)
     owned.remove(card)  # one of each, whatever else the seat holds
-    owned.remove(_FAUX_PAS)
-    player = player_state(
-        hand=p.hand, table=p.table, spent=p.spent, passed=p.passed, status_cards=tuple(owned)
-    )
-    return game_state(
-        config=state.config,
-        players=(*players[:seat], player, *players[seat + 1 :]),
-        deck=state.deck,
-        phase=_REVEAL,
-        turn=seat,
-        auction=None,
-        removed=sort_cards((*state.removed, _FAUX_PAS, card)),
-        ending_card=None,
-    )
+    owned.remove(FAUX_PAS)
+    seats = list(state.players)
+    seats[seat] = evolve_player(p, status_cards=tuple(owned))
+    players = tuple(seats)
+    removed = sort_cards((*state.removed, FAUX_PAS, card))
+    return evolve_state(state, players=players, phase=REVEAL, removed=removed)
+
+
+# --- The legal actions, listed ---------------------------------------------------------------
+
+
+class LegalActions(Sequence[Action]):
+    """Every legal action in one state, as a lazy, read-only sequence.
+
+    Nothing is built until asked for: ``len``, ``in``, indexing and iteration are cheap
+    even when a full hand gives 2,047 legal bids. The order is deterministic: in an
+    auction ``Pass`` first, then the bids by the total they add, lowest first (ties by
+    their cards in ascending order); in a discard the luxury cards lowest first; for a
+    reveal, the distinct cards of the deck in canonical order. Empty once the game is over.
+    An index past either end raises :class:`~high_society.OutOfRangeError` (an
+    :class:`IndexError`, as a sequence should).
+
+    ``action in legal`` agrees with :func:`is_legal` for any object.
+
+    >>> state = apply(new_game(3), Reveal(StatusCard.LUXURY_5))
+    >>> legal = legal_actions(state)
+    >>> len(legal), legal[0], legal[1], legal.min_total
+    (2048, Pass(seat=0), Bid(seat=0, cards=frozenset({1})), 1)
+    """
+
+    __slots__ = ("_first", "_nfirst", "_seat", "_size", "_start", "_state", "_table", "min_total")
+
+    def __init__(self, state: GameState) -> None:
+        self._state = state
+        seat = self._seat = state.turn
+        phase = state.phase
+        if phase is AUCTION:
+            # Pass, then the bids that beat the highest (R5): a suffix of the hand's table,
+            # found without building anything.
+            player = state.players[seat]
+            try:
+                table = TABLES[player.hand]  # the cache itself: saves a call per auction turn
+            except KeyError:
+                table = bid_table(player.hand)
+            self._table: BidTable | None = table
+            highest = state.highest_bid
+            #: The lowest face-up total a bid must reach now (see :func:`min_bid_total`).
+            self.min_total: int | None = highest + 1
+            above = highest - sum(player.table)  # what the bid must add more than
+            starts = table.starts
+            start = self._start = (
+                starts[above] if 0 <= above < len(starts) else bisect_right(table.totals, above)
+            )
+            #: The actions listed before the bids; ``None`` for the auction's ``Pass`` alone.
+            self._first: tuple[Action, ...] | None = None
+            self._nfirst = 1
+            self._size = 1 + len(table.totals) - start
+            return
+        self._table = None
+        self._start = 0
+        self.min_total = None
+        if phase is REVEAL:
+            first: tuple[Action, ...] = tuple(Reveal(card) for card in _distinct(state.deck))
+        elif phase is DISCARD:
+            first = tuple(Discard(seat, card) for card in state.players[seat].luxury_cards)
+        else:
+            first = ()
+        self._first = first
+        self._size = self._nfirst = len(first)
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if type(index) is not int:  # a slice, or an integer of another type (bool, numpy)
+            if isinstance(index, slice):
+                return [self[i] for i in range(*index.indices(self._size))]
+            index = operator.index(index)
+        if index < 0:
+            index += self._size
+        if not 0 <= index < self._size:
+            raise OutOfRangeError("legal action index out of range")
+        nfirst = self._nfirst
+        if index < nfirst:
+            first = self._first
+            return shared_pass(self._seat) if first is None else first[index]
+        table = self._table
+        assert table is not None  # only an auction lists bids
+        return Bid(self._seat, table.cards_at(self._start + index - nfirst))
+
+    def __iter__(self) -> Iterator[Action]:
+        first = self._first
+        yield from (shared_pass(self._seat),) if first is None else first
+        yield from self.bids()
+
+    def __contains__(self, action: object) -> bool:
+        return is_legal(self._state, action)
+
+    def bids(self) -> Sequence[Bid]:
+        """The bids alone (no ``Pass``), in the same order: a lazy view like this one,
+        empty outside an auction."""
+        return _Bids(self._state, self._seat, self._table, self._start)
+
+    def __repr__(self) -> str:
+        return f"<LegalActions: {len(self)} actions>"
+
+
+def _in_range(index: int, size: int, what: str) -> int:
+    """``index`` of a sequence of ``size``, negative ones counted from the end.
+
+    Raises:
+        OutOfRangeError: the index is past either end.
+        TypeError: the index is not an integer.
+    """
+    index = operator.index(index)
+    if index < 0:
+        index += size
+    if not 0 <= index < size:
+        raise OutOfRangeError(f"{what} index out of range")
+    return index
+
+
+class _Bids(Sequence[Bid]):
+    """The bids of a :class:`LegalActions`, read from its bid table without building them
+    (see ``bids()``): the entries of ``table`` from ``start`` on."""
+
+    __slots__ = ("_seat", "_size", "_start", "_state", "_table")
+
+    def __init__(self, state: GameState, seat: int, table: BidTable | None, start: int) -> None:
+        self._state = state
+        self._seat = seat
+        self._table = table
+        self._start = start
+        self._size = len(table.totals) - start if table is not None else 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    @overload
+    def __getitem__(self, index: int) -> Bid: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Bid]: ...
+
+    def __getitem__(self, index: int | slice) -> Bid | Sequence[Bid]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._size))]
+        index = _in_range(index, self._size, "bid")
+        assert self._table is not None  # else the size is 0
+        return Bid(self._seat, self._table.cards_at(self._start + index))
+
+    def __iter__(self) -> Iterator[Bid]:
+        table = self._table
+        if table is not None:
+            seat = self._seat
+            for i in range(self._start, len(table.totals)):
+                yield Bid(seat, table.cards_at(i))
+
+    def __contains__(self, action: object) -> bool:
+        return type(action) is Bid and is_legal(self._state, action)
+
+    def __repr__(self) -> str:
+        return f"<bids: {self._size} actions>"
+
+
+def legal_actions(state: GameState) -> LegalActions:
+    """Every legal action now, as a lazy sequence (see :class:`LegalActions`).
+
+    >>> len(legal_actions(new_game(3)))  # 14 distinct cards may be revealed
+    14
+    """
+    return LegalActions(state)

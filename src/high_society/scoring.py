@@ -4,15 +4,21 @@ Status is exact (:class:`fractions.Fraction`): Scandale halves it and half point
 It depends only on which cards a player owns, never on the order they were won.
 """
 
+import warnings
 from collections.abc import Sequence
 from fractions import Fraction
 
 import attrs
 
+from high_society._contracts import (
+    best_status_wins,
+    cards_in_place,
+    r11_status,
+    status_ties_go_to_money,
+)
 from high_society._text import short_repr
 from high_society.cards import LUXURY, StatusCard
 from high_society.errors import GameNotOverError, OutOfRangeError
-from high_society.invariants import cards_in_place  # noqa: F401 (the CrossHair contracts)
 from high_society.state import GameState, PlayerState
 
 __all__ = [
@@ -48,7 +54,8 @@ class StatusBreakdown:
         passe: the player owns Passé (minus 5).
         prestige: how many prestige cards the player owns.
         scandale: the player owns Scandale (halved, last).
-        faux_pas_pending: a Faux Pas still waits for a luxury card; it does not count (R8).
+        holds_faux_pas: the cards hold a Faux Pas, which no luxury card has left the game
+            with yet; it does not count (R8).
         status: the result, exact.
 
     >>> from high_society.cards import sort_cards
@@ -64,8 +71,19 @@ class StatusBreakdown:
     passe: bool
     prestige: int
     scandale: bool
-    faux_pas_pending: bool
+    holds_faux_pas: bool
     status: Fraction
+
+    @property
+    def faux_pas_pending(self) -> bool:
+        """Deprecated: :attr:`holds_faux_pas`, which it returns (the Faux Pas held need not
+        wait for a luxury card: its owner may be choosing one to discard)."""
+        warnings.warn(
+            "StatusBreakdown.faux_pas_pending is deprecated: read holds_faux_pas",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.holds_faux_pas
 
     @property
     def after_passe(self) -> int:
@@ -110,9 +128,9 @@ def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
 
     Contracts checked by CrossHair (docs/verification.md):
 
-    post: __return__.status == Fraction((sum(c.luxury_value for c in cards) - 5 * (StatusCard.PASSE in cards)) * pow(2, list(cards).count(StatusCard.PRESTIGE)), pow(2, StatusCard.SCANDALE in cards))
+    post: __return__.status == r11_status(cards)
     post: __return__ == status_of(list(reversed(cards)))
-    """  # noqa: E501 (a PEP 316 condition is one line)
+    """
     # Sorted as ints, then read back as the cards they name: no sort key to call per card.
     values = sorted([value for card in cards if (value := card.luxury_value)])
     luxury_sum = sum(values)
@@ -125,7 +143,7 @@ def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
         passe=passe,
         prestige=prestige,
         scandale=scandale,
-        faux_pas_pending=_FAUX_PAS in cards,
+        holds_faux_pas=_FAUX_PAS in cards,
         status=_status(luxury_sum, passe, prestige, scandale),
     )
 
@@ -240,9 +258,9 @@ def winners(
     pre: all(s.denominator <= 2 for s in scores)
     post: not set(__return__) & set(cast_out(money))
     post: __return__ == () or len(set(cast_out(money))) < len(money)
-    post: all(scores[w] >= scores[i] for w in __return__ for i in range(len(money)) if i not in cast_out(money))
-    post: all(money[w] >= money[i] for w in __return__ for i in range(len(money)) if i not in cast_out(money) and scores[i] == scores[w])
-    """  # noqa: E501 (a PEP 316 condition is one line)
+    post: best_status_wins(scores, cast_out(money), __return__)
+    post: status_ties_go_to_money(scores, money, cast_out(money), __return__)
+    """
     out = set(cast_out(money))
     ranked = {
         i: (

@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 from high_society._text import short_repr
 from high_society.actions import Action, Bid, Pass, Reveal
-from high_society.bots import Bot, HeuristicBot
+from high_society.bots import Bot, ClassicHeuristicBot, HeuristicBot
 from high_society.errors import InvalidConfigError, NoSeatToActError, OutOfRangeError
 from high_society.rules import apply, chance_outcomes, legal_actions, to_act
 from high_society.scoring import result
@@ -138,6 +138,13 @@ class _Node:
         self.chances: tuple[tuple[Reveal, float], ...] | None = None
 
 
+#: The fast policies a search may roll out with, by name.
+_ROLLOUTS: dict[str, Callable[[int], Bot]] = {
+    "heuristic": HeuristicBot,
+    "classic": ClassicHeuristicBot,
+}
+
+
 class SearchBot:
     """Monte Carlo tree search with chance nodes, a reduced action set and fast rollouts
     (see the module's description).
@@ -153,6 +160,9 @@ class SearchBot:
         bid_totals, cards_per_total: the reduced action set (:func:`search_actions`).
         depth: how many of its own decisions a simulation searches before the rollout
             takes over (1 = only the decision at hand).
+        rollout: the fast policy that plays the other seats and the rollouts:
+            ``"heuristic"`` (:class:`~high_society.bots.HeuristicBot`, the default) or
+            ``"classic"`` (:class:`~high_society.bots.ClassicHeuristicBot`).
         clock: the clock for ``seconds`` (for tests).
 
     Raises:
@@ -169,6 +179,7 @@ class SearchBot:
         bid_totals: int = 3,
         cards_per_total: int = 2,
         depth: int = 2,
+        rollout: str = "heuristic",
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         if simulations is None and seconds is None:
@@ -192,6 +203,12 @@ class SearchBot:
         _check_positive("bid_totals", bid_totals)
         _check_positive("cards_per_total", cards_per_total)
         _check_positive("depth", depth)
+        policy = _ROLLOUTS.get(rollout) if isinstance(rollout, str) else None
+        if policy is None:
+            raise InvalidConfigError(
+                f"rollout must be 'heuristic' or 'classic', not {short_repr(rollout)}"
+            )
+        self._make_policy = policy
         self._rng = random.Random(seed)
         self._simulations = simulations
         self._seconds = seconds
@@ -219,7 +236,7 @@ class SearchBot:
         if len(root.actions) == 1:
             return root.actions[0]
         while len(self._policy) < state.num_players:
-            self._policy.append(HeuristicBot(self._rng.getrandbits(64)))
+            self._policy.append(self._make_policy(self._rng.getrandbits(64)))
         deadline = None if self._seconds is None else self._clock() + self._seconds
         limit = self._simulations
         runs = 0

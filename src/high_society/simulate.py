@@ -27,7 +27,7 @@ from fractions import Fraction
 import attrs
 
 from high_society._text import short_repr
-from high_society.bots import Bot, HeuristicBot, RandomBot
+from high_society.bots import Bot, ClassicHeuristicBot, HeuristicBot, RandomBot
 from high_society.cards import STANDARD, GameConfig, check_players
 from high_society.errors import InvalidConfigError
 from high_society.host import Dealer, play
@@ -36,8 +36,9 @@ from high_society.scoring import result
 
 __all__ = ["POLICIES", "SimulationStats", "simulate"]
 
-#: The bot policies :func:`simulate` knows: uniformly random, or the built-in heuristic.
-POLICIES = ("uniform", "heuristic")
+#: The bot policies :func:`simulate` knows: uniformly random, the built-in heuristic, or
+#: the classic heuristic (:class:`~high_society.bots.ClassicHeuristicBot`).
+POLICIES = ("uniform", "heuristic", "classic")
 
 
 @attrs.frozen
@@ -49,7 +50,7 @@ class SimulationStats:
         players: seats per game.
         games: games played.
         seed: the seed the run was derived from.
-        policy: ``"uniform"`` or ``"heuristic"``.
+        policy: ``"uniform"``, ``"heuristic"`` or ``"classic"``.
         actions: actions applied in all games, reveals included.
         auction_histogram: entry ``n`` counts the games with ``n`` auctions.
         wins: per seat, the games that seat won (alone or sharing the win, R12).
@@ -152,6 +153,8 @@ class SimulationStats:
 def _bots(policy: str, players: int, rng: random.Random) -> list[Bot]:
     if policy == "uniform":
         return [RandomBot(rng.getrandbits(64)) for _ in range(players)]
+    if policy == "classic":
+        return [ClassicHeuristicBot(rng.getrandbits(64)) for _ in range(players)]
     return [HeuristicBot(rng.getrandbits(64)) for _ in range(players)]
 
 

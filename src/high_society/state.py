@@ -7,6 +7,7 @@ multiset, kept as a tuple in canonical order. Build the first state with
 
 import enum
 import functools
+import warnings
 from operator import attrgetter
 
 import attrs
@@ -42,7 +43,8 @@ class PlayerState:
         spent: money cards paid and discarded.
         passed: the player has passed in the current auction.
         status_cards: status cards in front of the player, in canonical order. A Faux Pas
-            here is pending: it waits for the player's next luxury card (R8).
+            stays here until a luxury card of the player's leaves the game with it (R8):
+            see :attr:`holds_faux_pas` and :attr:`faux_pas_waits_for_luxury`.
     """
 
     hand: frozenset[int]
@@ -71,9 +73,39 @@ class PlayerState:
         return tuple(c for c in self.status_cards if c.is_luxury)
 
     @property
-    def faux_pas_pending(self) -> bool:
-        """The player holds a Faux Pas that still waits for a luxury card (R8)."""
+    def holds_faux_pas(self) -> bool:
+        """The player holds a Faux Pas: no luxury card of theirs has left the game with it
+        yet (R8).
+
+        In a reachable state that is one of two cases. The player owns a luxury card: then
+        the game is in the ``DISCARD`` phase and the player must choose one to discard now.
+        The player owns none: then the Faux Pas waits for the next luxury card they win
+        (:attr:`faux_pas_waits_for_luxury`). Held at the end of the game, it has no effect.
+        """
         return StatusCard.FAUX_PAS in self.status_cards
+
+    @property
+    def faux_pas_waits_for_luxury(self) -> bool:
+        """The player holds a Faux Pas and no luxury card: the next luxury card they win
+        leaves the game at once, with the Faux Pas (R8)."""
+        owned = self.status_cards
+        return StatusCard.FAUX_PAS in owned and not any(c.is_luxury for c in owned)
+
+    @property
+    def faux_pas_pending(self) -> bool:
+        """Deprecated: :attr:`holds_faux_pas`, which it returns.
+
+        The name said the Faux Pas waits for a luxury card, which it does not while the
+        player chooses a luxury card to discard (the ``DISCARD`` phase); for that meaning
+        read :attr:`faux_pas_waits_for_luxury`.
+        """
+        warnings.warn(
+            "PlayerState.faux_pas_pending is deprecated: read holds_faux_pas (a Faux Pas"
+            " held, discard due or not) or faux_pas_waits_for_luxury (held, no luxury card)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.holds_faux_pas
 
 
 @attrs.frozen

@@ -38,14 +38,14 @@ Accepted(action=Bid(seat=0, cards=frozenset({2})), number=1, duplicate=False)
 >>> refusal.kind, refusal.code, refusal.message
 (<RefusalKind.NOT_YOUR_SEAT: 'not_your_seat'>, 'NOT_YOUR_SEAT', 'seat 0 cannot act for seat 1')
 >>> table.advance({1: SeatOnly(HeuristicBot(1)), 2: SeatOnly(HeuristicBot(2))})
-[Bid(seat=1, cards=frozenset({1, 2})), Bid(seat=2, cards=frozenset({1, 3}))]
+[Bid(seat=1, cards=frozenset({3})), Bid(seat=2, cards=frozenset({4}))]
 >>> payload = table.payload(0, since=2)
 >>> payload["to_act"], payload["highest_bidder"], payload["min_bid_total"]
 (0, 2, 5)
 >>> payload["legal"]["bids"][0]
 {'total': 5, 'cards': [3]}
 >>> [entry["text"] for entry in payload["log"]]
-['Ben bids 1 + 2 (3 face up)', 'Cy bids 1 + 3 (4 face up)']
+['Ben bids 3 (3 face up)', 'Cy bids 4 (4 face up)']
 """
 
 import enum
@@ -837,7 +837,7 @@ def _result(state: GameState) -> JSONObject:
             "passe": b.passe,
             "prestige": b.prestige,
             "scandale": b.scandale,
-            "faux_pas_pending": b.faux_pas_pending,
+            "holds_faux_pas": b.holds_faux_pas,
             "status": score_to_json(b.status),
             "explain": b.explain(),
         }
@@ -915,7 +915,7 @@ def payload_schema() -> JSONObject:
             "passe": {"type": "boolean"},
             "prestige": {"type": "integer", "minimum": 0},
             "scandale": {"type": "boolean"},
-            "faux_pas_pending": {"type": "boolean"},
+            "holds_faux_pas": {"type": "boolean"},
             "status": number,
             "explain": {"type": "string"},
         }

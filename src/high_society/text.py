@@ -89,7 +89,7 @@ def _round_end(before: GameState, after: GameState, passer: int, names: Sequence
     assert card is not None
     if card.is_disgrace:
         line = f"  -> {says(names, passer, 'takes')} {card.label}"
-        if after.players[passer].faux_pas_pending and after.phase is Phase.REVEAL:
+        if card is StatusCard.FAUX_PAS and after.players[passer].faux_pas_waits_for_luxury:
             line += " (pending: no luxury card to discard yet)"
         lost = [
             f"     {says(names, i, 'loses')} {_cards(p.table)}"

@@ -18,17 +18,30 @@ they are played here, in ``jobs`` processes or on a cluster (any
 
 import functools
 import importlib
+import inspect
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from fractions import Fraction
+from typing import cast
 
 import attrs
 
 from high_society._text import short_repr
 from high_society.actions import Action
-from high_society.bots import AnyBot, Bot, GameStart, HeuristicBot, RandomBot, SeatBot, Seen
+from high_society.bots import (
+    AnyBot,
+    Bot,
+    CautiousBot,
+    ClassicHeuristicBot,
+    GameStart,
+    HeuristicBot,
+    PassBot,
+    RandomBot,
+    SeatBot,
+    Seen,
+)
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, GameConfig
 from high_society.errors import InvalidConfigError
 from high_society.host import play_game
@@ -54,7 +67,7 @@ __all__ = [
 BotFactory = Callable[[int], AnyBot]
 
 #: The bots :func:`parse_entrant` knows by name.
-BUILT_IN = ("random", "heuristic", "search")
+BUILT_IN = ("random", "heuristic", "classic", "cautious", "pass", "learned", "search")
 
 
 @attrs.frozen
@@ -202,62 +215,192 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959964) -> tuple[f
 
 
 def parse_entrant(spec: str) -> Entrant:
-    """An entrant from its command-line name:
+    """An entrant from its command-line name. The grammar::
 
-    - ``random``, ``heuristic``: the built-in bots;
+        ENTRANT := BOT ("," OPTION)*
+        BOT     := "random" | "heuristic" | "classic" | "cautious" | "pass" | "learned"
+                 | "search" | "search@" N | "search@" X "s"
+                 | MODULE ":" NAME
+        OPTION  := KEY "=" VALUE
+
+    - ``random``, ``heuristic``, ``classic``, ``cautious``, ``pass``, ``learned``: the
+      built-in bots (:data:`BUILT_IN`);
     - ``search`` (100 simulations per decision), ``search@N`` (``N`` simulations) or
       ``search@Xs`` (``X`` seconds per decision): :class:`~high_society.search.SearchBot`;
     - ``package.module:Name``: any importable callable that makes a bot from a seed,
       typically a class whose ``__init__`` takes the seed and that follows the
-      :class:`~high_society.bots.Bot` protocol.
+      :class:`~high_society.bots.Bot` or :class:`~high_society.bots.SeatBot` protocol;
+    - each ``KEY=VALUE`` is passed to the factory as a keyword argument, after the seed.
+      A ``VALUE`` is an int (``200``), a float (``1.2``, ``1e-3``), ``true``/``false``,
+      ``none``, or else the text itself (``style=aggressive``). A key must be a Python
+      identifier, given once, and one the factory takes (a factory with ``**kwargs``
+      takes any).
 
     >>> parse_entrant("search@50").name
     'search@50'
+    >>> parse_entrant("heuristic,boldness=1.2").factory.keywords
+    {'boldness': 1.2}
 
-    A ``module:Name`` factory is tried once, with seed 0, to check that it makes a bot.
+    Every factory is tried once, with seed 0 and the options, to check that it makes a
+    bot: a bad option is refused here, with its name, not in the middle of a run.
 
     Raises:
-        InvalidConfigError: the name is none of these, the import fails, or the factory
-            does not make an object with a ``choose`` method from a seed.
+        InvalidConfigError: the name is none of these; an option is malformed, repeated,
+            unknown to the factory or refused by it; the import fails (whatever it
+            raises, ``SystemExit`` included); or the factory, tried, raises anything or
+            does not make an object with a ``choose`` or ``choose_seen`` method.
     """
-    name, _, budget = spec.partition("@")
-    if name == "random" and not budget:
-        return Entrant(spec, RandomBot)
-    if name == "heuristic" and not budget:
-        return Entrant(spec, HeuristicBot)
+    bot, *parts = spec.split(",")
+    options = _options(spec, parts)
+    name, _, budget = bot.partition("@")
+    factory: Callable[..., AnyBot]
     if name == "search":
-        return Entrant(spec, _search_factory(budget))
-    module, colon, attribute = spec.partition(":")
-    if colon and module and attribute and "@" not in spec:
-        try:
-            target: object = importlib.import_module(module)
-            for part in attribute.split("."):
-                target = getattr(target, part)
-        except (ImportError, AttributeError) as error:
-            raise InvalidConfigError(f"cannot load bot {short_repr(spec)}: {error}") from error
-        if not callable(target):
-            raise InvalidConfigError(f"bot {short_repr(spec)} is not a class or function")
-        # Make one bot now, so that a factory that takes no seed or makes no bot is
-        # refused here with its name, not in the middle of a run (in another process).
-        try:
-            bot = target(0)
-        except Exception as error:
-            raise InvalidConfigError(
-                f"bot {short_repr(spec)} cannot be made from a seed: {error}"
-            ) from error
-        if not isinstance(bot, Bot | SeatBot):
-            raise InvalidConfigError(
-                f"bot {short_repr(spec)} makes objects without a choose or choose_seen method"
-            )
-        return Entrant(spec, target)
+        factory = _search_factory(budget)
+    elif budget:
+        raise _unknown(spec)
+    elif name in _BUILT_IN_FACTORIES:
+        factory = _BUILT_IN_FACTORIES[name]()
+    else:
+        factory = _load(spec, bot)
+    _check_keywords(spec, factory, options)
+    made: BotFactory = functools.partial(factory, **options) if options else factory
+    # Make one bot now, so that a factory that takes no seed or makes no bot is refused
+    # here with its name, not in the middle of a run (in another process). Whatever it
+    # raises is refused: SystemExit from ``sys:exit`` must not end the program quietly.
+    try:
+        sample = made(0)
+    except BaseException as error:  # any failure of foreign code is a refusal
+        raise InvalidConfigError(
+            f"bot {short_repr(spec)} cannot be made from a seed: {_described(error)}"
+        ) from None
+    if not isinstance(sample, Bot | SeatBot):
+        raise InvalidConfigError(
+            f"bot {short_repr(spec)} makes objects without a choose or choose_seen method"
+        )
+    return Entrant(spec, made)
+
+
+def _learned_factory() -> Callable[..., AnyBot]:
+    try:
+        from high_society.learned import LearnedBot  # needs numpy: only when named
+    except ImportError as error:
+        raise InvalidConfigError(f"bot 'learned' cannot be loaded: {error}") from None
+    return LearnedBot
+
+
+#: The built-in names, each with how to get its factory.
+_BUILT_IN_FACTORIES: dict[str, Callable[[], Callable[..., AnyBot]]] = {
+    "random": lambda: RandomBot,
+    "heuristic": lambda: HeuristicBot,
+    "classic": lambda: ClassicHeuristicBot,
+    "cautious": lambda: CautiousBot,
+    "pass": lambda: PassBot,
+    "learned": _learned_factory,
+}
+
+
+def _unknown(spec: str) -> InvalidConfigError:
     known = ", ".join(BUILT_IN)
-    raise InvalidConfigError(
+    return InvalidConfigError(
         f"unknown bot {short_repr(spec)}: expected one of "
-        f"{known}, search@N, search@Xs or module:Class"
+        f"{known}, search@N, search@Xs or module:Class, each optionally followed by "
+        ",key=value options"
     )
 
 
-def _search_factory(budget: str) -> BotFactory:
+def _described(error: BaseException) -> str:
+    text = str(error)
+    return type(error).__name__ + (f": {short_repr(text)[1:-1]}" if text else "")
+
+
+def _options(spec: str, parts: list[str]) -> dict[str, object]:
+    """The ``key=value`` options of ``spec``, values typed (see :func:`parse_entrant`)."""
+    options: dict[str, object] = {}
+    for part in parts:
+        key, equals, text = part.partition("=")
+        if not equals or not key.isidentifier() or key.startswith("_"):
+            raise InvalidConfigError(
+                f"bad option {short_repr(part)} in bot {short_repr(spec)}: expected key=value, "
+                "the key a name (letters, digits, underscores, not starting with one)"
+            )
+        if key in options:
+            raise InvalidConfigError(f"option {key!r} given twice in bot {short_repr(spec)}")
+        options[key] = _value(text)
+    return options
+
+
+def _value(text: str) -> object:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        return text
+    return number if math.isfinite(number) else text
+
+
+def _load(spec: str, bot: str) -> Callable[..., AnyBot]:
+    module, colon, attribute = bot.partition(":")
+    if not (colon and module and attribute):
+        raise _unknown(spec)
+    try:
+        target: object = importlib.import_module(module)
+        for part in attribute.split("."):
+            target = getattr(target, part)
+    # Importing runs the module's code: whatever it raises (an error, SystemExit) is a
+    # refusal of this name, not a crash of the program that named it.
+    except BaseException as error:
+        raise InvalidConfigError(
+            f"cannot load bot {short_repr(spec)}: {_described(error)}"
+        ) from None
+    if not callable(target):
+        raise InvalidConfigError(f"bot {short_repr(spec)} is not a class or function")
+    return cast("Callable[..., AnyBot]", target)
+
+
+def _check_keywords(spec: str, factory: Callable[..., AnyBot], options: dict[str, object]) -> None:
+    """Refuse, by name, an option the factory does not take (when its signature says)."""
+    if not options:
+        return
+    target = factory.func if isinstance(factory, functools.partial) else factory
+    try:
+        parameters = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return  # no signature to read (a builtin): the trial call decides
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return
+    names = [
+        name
+        for name, p in parameters.items()
+        if p.kind in (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    ]
+    # The seed comes first, by position: it is no option.
+    taken = names[1:] if _seed_first(parameters) else names
+    fixed = factory.keywords if isinstance(factory, functools.partial) else {}
+    for key in options:
+        if key not in taken or key in fixed or key == "clock":
+            allowed = ", ".join(k for k in taken if k not in fixed and k != "clock") or "none"
+            raise InvalidConfigError(
+                f"bot {short_repr(spec)} has no option {key!r} (its options: {allowed})"
+            )
+
+
+def _seed_first(parameters: Mapping[str, inspect.Parameter]) -> bool:
+    first = next(iter(parameters.values()), None)
+    return first is not None and first.kind in (
+        inspect.Parameter.POSITIONAL_ONLY,
+        inspect.Parameter.POSITIONAL_OR_KEYWORD,
+    )
+
+
+def _search_factory(budget: str) -> Callable[..., AnyBot]:
     try:
         if not budget:
             return SearchBot

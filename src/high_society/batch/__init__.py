@@ -29,19 +29,21 @@ except ImportError as error:
 
 from high_society.batch._engine import (
     MAX_GAMES,
+    POLICIES,
     BatchError,
     BatchResults,
     GameBatch,
     IllegalActionIdError,
     Seed,
 )
+from high_society.batch._layout import MAX_MONEY_CARDS
 from high_society.batch._simulate import simulate
-from high_society.batch._tables import MAX_MONEY_CARDS
 from high_society.batch._vector import StepInfo, VectorEnv
 
 __all__ = [
     "MAX_GAMES",
     "MAX_MONEY_CARDS",
+    "POLICIES",
     "BatchError",
     "BatchResults",
     "GameBatch",

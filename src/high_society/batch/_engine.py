@@ -9,8 +9,7 @@ import numpy.typing as npt
 
 from high_society._text import short_repr
 from high_society.batch import _kernels
-from high_society.batch._convert import Row, row_from_state, state_from_row
-from high_society.batch._tables import tables
+from high_society.batch._layout import Row, row_from_state, state_from_row, tables
 from high_society.cards import STANDARD, GameConfig, check_players
 from high_society.encoding import player_action
 from high_society.errors import EncodingError, HighSocietyError, Reason
@@ -20,6 +19,7 @@ from high_society.state import GameState
 
 __all__ = [
     "MAX_GAMES",
+    "POLICIES",
     "BatchError",
     "BatchResults",
     "GameBatch",
@@ -37,6 +37,18 @@ MAX_GAMES = 1 << 20
 
 _SEED_LIMIT = 1 << 64
 _INT64_MAX = np.iinfo(np.int64).max
+
+#: The compiled policies that can play a seat, by name; a name's index is its code in
+#: :meth:`GameBatch.advance`. ``"caller"``: the seat is played by whoever calls
+#: :meth:`GameBatch.step`; ``"uniform"``: uniform among all legal actions (as
+#: ``sample_actions``); ``"heuristic"``: :class:`~high_society.bots.HeuristicBot`'s
+#: decision; ``"pass"``: :class:`~high_society.bots.PassBot`'s; ``"cheapest"``: the
+#: cheapest legal bid whenever there is one (of that total, the largest id, as the
+#: heuristic bids), else Pass; for Faux Pas, the lowest luxury card; ``"classic"`` and
+#: ``"cautious"``: :class:`~high_society.bots.ClassicHeuristicBot`'s and
+#: :class:`~high_society.bots.CautiousBot`'s decisions.
+POLICIES = ("caller", "uniform", "heuristic", "pass", "cheapest", "classic", "cautious")
+_CODES = {name: code for code, name in enumerate(POLICIES)}
 
 
 class BatchError(HighSocietyError, ValueError):
@@ -238,18 +250,20 @@ class GameBatch:
         started: npt.NDArray[np.int64] = revealed - (games.ending >= 0)
         return started
 
-    def legal_action_mask(self, out: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.bool_]:
-        """``(N, num_actions)``: ``True`` for every legal action id of each game; a finished
-        game's row is all ``False``. Written into ``out`` when given (reused buffers save
-        an allocation per step).
+    def legal_action_mask(self, out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
+        """``(N, num_actions)`` int8: 1 for every legal action id of each game, 0 elsewhere;
+        a finished game's row is all 0. The package's mask convention (int8 0/1, a new
+        writable array, as Gymnasium's ``Discrete.sample(mask=...)`` and PettingZoo's
+        classic games take it; ``mask != 0`` or ``mask.view(bool)`` for a bool one).
+        Written into ``out`` when given (reused buffers save an allocation per step).
 
         Raises:
-            BatchError: ``out`` is not a C-contiguous bool array of that shape.
+            BatchError: ``out`` is not a writable C-contiguous int8 array of that shape.
         """
         if out is None:
-            out = np.empty((self.num_games, self.num_actions), dtype=np.bool_)
+            out = np.empty((self.num_games, self.num_actions), dtype=np.int8)
         else:
-            _check_out(out, (self.num_games, self.num_actions), np.bool_)
+            _check_out(out, (self.num_games, self.num_actions), np.int8)
         _kernels.legal_mask(out, self._tables.rules, self._games)
         return out
 
@@ -266,6 +280,147 @@ class GameBatch:
         else:
             _check_out(out, (self.num_games,), np.int64)
         _kernels.sample_legal(out, self._tables.rules, self._games, self._policy_rng)
+        return out
+
+    def policy_actions(
+        self,
+        policy: str,
+        *,
+        draws: npt.ArrayLike | None = None,
+        boldness: float = 1.0,
+        out: npt.NDArray[np.int64] | None = None,
+    ) -> npt.NDArray[np.int64]:
+        """``(N,)``: the action id a compiled policy (:data:`POLICIES`, not ``"caller"``)
+        plays for the seat to act in each game; ``0`` in finished games.
+
+        ``"heuristic"`` is :meth:`~high_society.bots.HeuristicBot.choose_with` compiled,
+        with ``boldness`` (``"classic"`` and ``"cautious"`` likewise their bots'
+        ``choose_with``; boldness scales the classic one's prices too): its draw comes from
+        each game's policy stream, or from ``draws`` (``(N,)`` floats in ``[0, 1)``) when
+        given, so that it can be compared with the reducer's bot at equal draws.
+        ``"uniform"`` draws from the policy streams, as :meth:`sample_actions` does.
+
+        Raises:
+            BatchError: an unknown policy, ``draws`` not ``N`` floats in ``[0, 1)``,
+                ``boldness`` not a number > 0, or a bad ``out``.
+        """
+        code = _CODES.get(policy) if isinstance(policy, str) else None
+        if code is None or code == _kernels.CALLER:
+            raise BatchError(
+                f"policy must be one of {', '.join(POLICIES[1:])}, not {short_repr(policy)}"
+            )
+        n = self.num_games
+        if draws is None:
+            given = np.empty(0, dtype=np.float64)
+        else:
+            given = np.asarray(draws)
+            if (
+                given.shape != (n,)
+                or not np.issubdtype(given.dtype, np.floating)
+                or not ((given >= 0.0) & (given < 1.0)).all()
+            ):
+                raise BatchError(f"draws must be {n} floats in [0, 1)")
+            given = np.ascontiguousarray(given, dtype=np.float64)
+        if out is None:
+            out = np.empty(n, dtype=np.int64)
+        else:
+            _check_out(out, (n,), np.int64)
+        _kernels.policy_actions(
+            out, code, given, _boldness(boldness), self._tables.rules, self._games, self._policy_rng
+        )
+        return out
+
+    def advance(self, policies: npt.ArrayLike, *, boldness: float = 1.0) -> npt.NDArray[np.bool_]:
+        """Let the compiled policies play: every game goes on until a ``"caller"`` seat must
+        act or it is over. Return ``(N,)`` bool: the games that ended here.
+
+        ``policies`` names who plays each seat: one name of :data:`POLICIES` per seat (the
+        same in every game), or an ``(N, players)`` array of names or of their indexes in
+        :data:`POLICIES` (a seat's player may differ from game to game). The heuristic
+        seats play with ``boldness``, their draws from each game's policy stream.
+
+        >>> batch = GameBatch(64, players=4, seed=2)
+        >>> ended = batch.advance(["caller", "heuristic", "heuristic", "heuristic"])
+        >>> bool(((batch.to_act == 0) | batch.is_over).all())
+        True
+
+        Raises:
+            BatchError: ``policies`` is not of that shape, or names an unknown policy;
+                ``boldness`` is not a number > 0.
+        """
+        codes = self.policy_codes(policies)
+        ended = np.zeros(self.num_games, dtype=np.bool_)
+        _kernels.advance(
+            codes, _boldness(boldness), self._tables.rules, self._games, self._policy_rng, ended
+        )
+        return ended
+
+    def policy_codes(self, policies: npt.ArrayLike) -> npt.NDArray[np.int8]:
+        """``(N, players)`` int8: ``policies`` (as :meth:`advance` takes them) as codes, the
+        indexes of their names in :data:`POLICIES`.
+
+        Raises:
+            BatchError: ``policies`` is not of a shape :meth:`advance` takes, or names an
+                unknown policy.
+        """
+        n, players = self.num_games, self.num_players
+        given = np.asarray(policies)
+        if given.shape == (players,):
+            given = np.broadcast_to(given, (n, players))
+        if given.shape != (n, players):
+            raise BatchError(
+                f"policies must be {players} names (one per seat) or an array of shape "
+                f"({n}, {players}), not of shape {given.shape}"
+            )
+        if given.dtype.kind in "US":
+            codes = np.full((n, players), -1, dtype=np.int8)
+            for name, code in _CODES.items():
+                codes[given == name] = code
+        elif np.issubdtype(given.dtype, np.integer) and given.dtype != np.bool_:
+            codes = np.where((given >= 0) & (given < len(POLICIES)), given, -1).astype(np.int8)
+        else:
+            raise BatchError(f"policies must be names or codes, not {given.dtype}")
+        if (codes < 0).any():
+            raise BatchError(f"unknown policy: the policies are {', '.join(POLICIES)}")
+        return np.ascontiguousarray(codes)
+
+    def sample_masked(
+        self,
+        logits: npt.ArrayLike,
+        mask: npt.ArrayLike | None = None,
+        out: npt.NDArray[np.int64] | None = None,
+    ) -> npt.NDArray[np.int64]:
+        """``(N,)``: one action id per game, drawn from the softmax of ``logits`` over the
+        ids ``mask`` allows (by default :meth:`legal_action_mask`): a masked categorical
+        policy in one compiled pass, drawn from each game's policy stream. A row that
+        allows nothing (a finished game) gets ``0``.
+
+        Raises:
+            BatchError: ``logits`` is not ``(N, num_actions)`` floats (NaN and +inf
+                refused), or ``mask`` not an int8 or bool array of that shape, or a bad
+                ``out``.
+        """
+        shape = (self.num_games, self.num_actions)
+        values = np.asarray(logits)
+        if values.shape != shape or not np.issubdtype(values.dtype, np.floating):
+            raise BatchError(f"logits must be floats of shape {shape}")
+        if np.isnan(values).any() or np.isposinf(values).any():
+            raise BatchError("logits must not be NaN or +inf")
+        allowed = self.legal_action_mask() if mask is None else np.asarray(mask)
+        if allowed.shape != shape or not (
+            allowed.dtype == np.bool_ or np.issubdtype(allowed.dtype, np.integer)
+        ):
+            raise BatchError(f"mask must be an int8 (or bool) array of shape {shape}")
+        if out is None:
+            out = np.empty(self.num_games, dtype=np.int64)
+        else:
+            _check_out(out, (self.num_games,), np.int64)
+        _kernels.sample_masked(
+            out,
+            np.ascontiguousarray(values, dtype=np.float64),
+            np.ascontiguousarray(allowed != 0),
+            self._policy_rng,
+        )
         return out
 
     def observations(
@@ -316,16 +471,21 @@ class GameBatch:
 
     # --- Step -------------------------------------------------------------------------------
 
-    def step(self, action_ids: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    def step(
+        self, action_ids: npt.ArrayLike, *, where: npt.ArrayLike | None = None
+    ) -> npt.NDArray[np.bool_]:
         """Apply one action id per game, then draw the reveals that are due; return
         ``(N,)`` bool: the games that ended in this step. A finished game ignores its id
         (reset it with :meth:`reset_games`).
 
         Every id is checked before any game changes: one illegal id, and nothing happens.
+        With ``where`` (a bool mask of length ``num_games``) only the games it selects are
+        stepped (and their ids checked); the others are left as they are.
 
         Raises:
             IllegalActionIdError: an id is not legal in its game (the first such game).
-            BatchError: ``action_ids`` is not ``num_games`` integers.
+            BatchError: ``action_ids`` is not ``num_games`` integers, or ``where`` not a
+                bool mask of length ``num_games``.
         """
         actions = np.asarray(action_ids)
         if (
@@ -343,10 +503,21 @@ class GameBatch:
             return self._raise_not_an_id(bad, int(actions[bad]))
         actions = np.ascontiguousarray(actions, dtype=np.int64)
         rules, games = self._tables.rules, self._games
-        bad = _kernels.first_illegal(actions, rules, games)
+        if where is None:
+            bad = _kernels.first_illegal(actions, rules, games)
+            if bad >= 0:
+                raise self._illegal(bad, int(actions[bad]))
+            _kernels.step(actions, rules, games, self._ended)
+            return self._ended.copy()
+        chosen = np.asarray(where)
+        if chosen.dtype != np.bool_ or chosen.shape != (self.num_games,):
+            raise BatchError(f"where must be a bool mask of shape ({self.num_games},)")
+        # Unselected games are checked with Pass-or-nothing: an id they ignore.
+        checked = np.where(chosen, actions, self.policy_actions("pass"))
+        bad = _kernels.first_illegal(checked, rules, games)
         if bad >= 0:
             raise self._illegal(bad, int(actions[bad]))
-        _kernels.step(actions, rules, games, self._ended)
+        _kernels.step_where(actions, np.ascontiguousarray(chosen), rules, games, self._ended)
         return self._ended.copy()
 
     def _raise_not_an_id(self, game: int, action_id: int) -> NoReturn:
@@ -489,6 +660,12 @@ def game_seeds(seed: Seed, n: int) -> npt.NDArray[np.uint64]:
             raise BatchError(f"expected {n} seeds, each an int from 0 to 2**64 - 1")
         return np.array(seed, dtype=np.uint64)
     raise BatchError(f"a seed is an int or a sequence of ints, not {short_repr(seed)}")
+
+
+def _boldness(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < np.inf:
+        raise BatchError(f"boldness must be a number > 0, not {short_repr(value)}")
+    return float(value)
 
 
 def _check_out(out: npt.NDArray[np.generic], shape: tuple[int, ...], dtype: type) -> None:

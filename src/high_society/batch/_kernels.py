@@ -10,7 +10,7 @@ cache (``cache=True``) checks the stamp of the file that holds a function, not o
 files it calls into, so keeping everything here makes a stale cache impossible.
 
 The arrays travel in named tuples, each written once here: :class:`Games` (the state of
-every game), :class:`Rules` (one config's constants, built by ``_tables.py``),
+every game), :class:`Rules` (one config's constants, built by ``_layout.py``),
 :class:`Outcome` (R10-R12 per game) and :class:`Summary` (:func:`play_uniform`'s sums).
 numba compiles a named tuple of arrays into a struct of the arrays: ``games.hand[g, p]``
 reads the caller's array as ``hand[g, p]`` did, and the dispatcher recognises a tuple's
@@ -424,6 +424,14 @@ def step(actions: Array, rules: Rules, games: Games, ended: Array) -> None:
         ended[g] = games.phase[g] != OVER and _apply_one(g, actions[g], rules, games)
 
 
+@_jit
+def step_where(actions: Array, where: Array, rules: Rules, games: Games, ended: Array) -> None:
+    """:func:`step` in the games ``where`` selects only; the others are left as they are
+    (``ended`` false)."""
+    for g in range(actions.shape[0]):
+        ended[g] = where[g] and games.phase[g] != OVER and _apply_one(g, actions[g], rules, games)
+
+
 @_jit_inline
 def _legal_bids(g: int, seat: int, rules: Rules, games: Games) -> tuple[int, int]:
     """``start, end``: the legal bids of seat ``seat`` in game ``g`` are
@@ -441,22 +449,22 @@ def _legal_bids(g: int, seat: int, rules: Rules, games: Games) -> tuple[int, int
 
 @_jit
 def legal_mask(out: Array, rules: Rules, games: Games) -> None:
-    """Write every game's legal-action mask into ``out`` (``(N, num_actions)``, bool)."""
+    """Write every game's legal-action mask into ``out`` (``(N, num_actions)``, int8 0/1)."""
     for g in range(out.shape[0]):
-        out[g, :] = False
+        out[g, :] = 0
         ph = games.phase[g]
         if ph == OVER:
             continue
         seat = games.turn[g]
         if ph == AUCTION:
-            out[g, 0] = True
+            out[g, 0] = 1
             start, end = _legal_bids(g, seat, rules, games)
             for k in range(start, end):
-                out[g, rules.bid_ids[k]] = True
+                out[g, rules.bid_ids[k]] = 1
         else:
             for v in range(LUXURY_CARDS):
                 if games.owned[g, seat, v] > 0:
-                    out[g, rules.num_bids + v] = True
+                    out[g, rules.num_bids + v] = 1
 
 
 @_jit_inline
@@ -678,3 +686,336 @@ def play_uniform(
             summary.counts[3] += 1
         else:
             summary.status_total[0] += outcome.scores[0, first]
+
+
+# --- Compiled opponents -----------------------------------------------------------------------
+
+#: Policy codes of :func:`advance`: who plays a seat.
+CALLER = 0
+UNIFORM = 1
+HEURISTIC = 2
+PASSING = 3
+CHEAPEST = 4
+CLASSIC = 5
+CAUTIOUS = 6
+
+#: ``HeuristicBot``'s constants (``high_society.bots``), as the compiled copy reads them.
+HEURISTIC_SLACK = np.array([0.0, 8.0, 16.0, 26.0, 34.0])
+HEURISTIC_LUXURY_RATE = 1.4
+HEURISTIC_PRIOR_SPENDING = 10.0
+HEURISTIC_NOISE = 0.1
+_DRAW_SCALE = 1.0 / 9007199254740992.0  # 2**-53
+_S11 = np.uint64(11)
+
+
+@_jit_inline
+def _draw(rng: Array, g: int) -> float:
+    """A float in ``[0, 1)`` from game ``g``'s stream: the top 53 bits of the next draw."""
+    return float(_splitmix(rng, g) >> _S11) * _DRAW_SCALE
+
+
+@_jit_inline
+def _lowest_luxury(owned: Array, g: int, seat: int) -> int:
+    """The index of seat ``seat``'s lowest luxury card (it owns one)."""
+    v = 0
+    while owned[g, seat, v] == 0:
+        v += 1
+    return v
+
+
+@_jit_inline
+def _heuristic_price(g: int, seat: int, games: Games, boldness: float) -> float:
+    """``HeuristicBot.price``: what the seat would have face up for the card on auction."""
+    owned = games.owned
+    card = games.auction[g]
+    luxury_sum = 0
+    for v in range(LUXURY_CARDS):
+        luxury_sum += (v + 1) * owned[g, seat, v]
+    passe = 1 if owned[g, seat, PASSE] > 0 else 0
+    factor = 2.0 ** owned[g, seat, PRESTIGE] * (0.5 if owned[g, seat, SCANDALE] > 0 else 1.0)
+    luxury = float(max(luxury_sum - 5 * passe, 0))
+    if card < LUXURY_CARDS:
+        if owned[g, seat, FAUX_PAS] > 0:
+            return 0.0
+        worth = HEURISTIC_LUXURY_RATE * (card + 1) * factor + 1.0
+    elif card == PRESTIGE:
+        worth = 10.0 + luxury * factor
+    elif card == PASSE:
+        worth = 5.0 * factor + 1.0
+    elif card == FAUX_PAS:
+        lowest = 0
+        for v in range(LUXURY_CARDS - 1, -1, -1):
+            if owned[g, seat, v] > 0:
+                lowest = v + 1
+        worth = lowest * factor + 1.0
+    else:
+        worth = luxury * factor / 2.0 + 1.0
+    price: float = worth * boldness
+    return price
+
+
+@_jit_inline
+def _heuristic_affordable(g: int, seat: int, new_total: int, rules: Rules, games: Games) -> bool:
+    """``HeuristicBot.affordable``: paying ``new_total`` keeps the seat above the lowest
+    expected final money of its opponents."""
+    deck = games.deck
+    ends = deck[g, PRESTIGE] + deck[g, SCANDALE]
+    cards = 0
+    dealt = 0
+    for c in range(NUM_CARDS):
+        cards += deck[g, c]
+        dealt += rules.deck0[c]
+    slack = HEURISTIC_SLACK[min(ends, 4)]
+    left = ends * (cards + 1) / (ends + 1) - 1.0 if ends else 0.0
+    sums = rules.sums
+    start = sums[rules.full_hand]
+    auctions = dealt - cards - (1 if games.ending[g] >= 0 else 0) + 1
+    lowest = np.inf
+    for p in range(games.hand.shape[1]):
+        if p != seat:
+            money = sums[games.hand[g, p]] + sums[games.table[g, p]]
+            rate = (start - money + HEURISTIC_PRIOR_SPENDING) / auctions
+            lowest = min(lowest, money - min(slack, rate * left))
+    mine = sums[games.hand[g, seat]] + sums[games.table[g, seat]]
+    keeps_above: bool = mine - new_total > lowest
+    return keeps_above
+
+
+@_jit_inline
+def _heuristic_bid(
+    g: int,
+    seat: int,
+    start: int,
+    new_total: int,
+    draw: float,
+    boldness: float,
+    rules: Rules,
+    games: Games,
+) -> int:
+    """``HeuristicBot.choose_with(state, draw)`` in an auction of game ``g`` where ``seat``
+    may bid (its legal bids start at ``start``; the cheapest makes ``new_total``)."""
+    price = _heuristic_price(g, seat, games, boldness) * (
+        1.0 + HEURISTIC_NOISE * (2.0 * draw - 1.0)
+    )
+    if new_total > price or not _heuristic_affordable(g, seat, new_total, rules, games):
+        return 0
+    # The bid table lists a total's card sets largest id first: the cheapest bid of the
+    # largest id, as HeuristicBot picks.
+    bid: int = rules.bid_ids[start]
+    return bid
+
+
+@_jit_inline
+def _first_cheapest(start: int, end: int, rules: Rules) -> int:
+    """The bid that ``legal_actions(state).bids()[0]`` is: of the cheapest legal total, the
+    first by cards in ascending order. Of two card sets of one total, that is the one
+    holding the lowest card they do not share (the lowest differing bit of their ids)."""
+    ids, totals = rules.bid_ids, rules.bid_totals
+    best = ids[start]
+    k = start + 1
+    while k < end and totals[k] == totals[start]:
+        other = ids[k]
+        differ = best ^ other
+        if other & (differ & -differ):
+            best = other
+        k += 1
+    first: int = best
+    return first
+
+
+@_jit_inline
+def _luxury_sum(owned: Array, g: int, seat: int) -> int:
+    total = 0
+    for v in range(LUXURY_CARDS):
+        total += (v + 1) * owned[g, seat, v]
+    return total
+
+
+@_jit_inline
+def _poorest_other(g: int, seat: int, rules: Rules, games: Games) -> int:
+    """The least money of the seats other than ``seat``."""
+    sums = rules.sums
+    poorest = -1
+    for p in range(games.hand.shape[1]):
+        if p != seat:
+            money = sums[games.hand[g, p]] + sums[games.table[g, p]]
+            if poorest < 0 or money < poorest:
+                poorest = money
+    return poorest
+
+
+#: ``ClassicHeuristicBot``'s slack below the poorest opponent, by dark-green cards left.
+CLASSIC_SLACK = np.array([0, 6, 14, 24, 30])
+
+
+@_jit_inline
+def _classic_bid(
+    g: int,
+    seat: int,
+    start: int,
+    end: int,
+    new_total: int,
+    draw: float,
+    boldness: float,
+    rules: Rules,
+    games: Games,
+) -> int:
+    """``ClassicHeuristicBot.choose_with(state, draw)`` in an auction where ``seat`` may bid
+    (its legal bids are ``start:end``; the cheapest makes ``new_total``)."""
+    owned, sums = games.owned, rules.sums
+    noise = (0.8 + (1.2 - 0.8) * draw) * boldness
+    card = games.auction[g]
+    luxury_sum = _luxury_sum(owned, g, seat)
+    if card < LUXURY_CARDS:
+        price = 0.0 if owned[g, seat, FAUX_PAS] > 0 else (2.0 * (card + 1) + 2.0) * noise
+    elif card == PRESTIGE:
+        price = (14.0 + 1.2 * luxury_sum) * noise
+    elif card == PASSE:
+        price = 6.0 * noise
+    elif card == FAUX_PAS:
+        lowest = 2
+        for v in range(LUXURY_CARDS - 1, -1, -1):
+            if owned[g, seat, v] > 0:
+                lowest = v + 1
+        price = (2.0 + lowest) * noise
+    else:
+        factor = 1 << owned[g, seat, PRESTIGE]
+        price = (4.0 + 0.5 * luxury_sum * factor) * noise
+    if new_total > price:
+        return 0
+    ends = games.deck[g, PRESTIGE] + games.deck[g, SCANDALE]
+    slack = CLASSIC_SLACK[min(ends, 4)]
+    mine = sums[games.hand[g, seat]] + sums[games.table[g, seat]]
+    if mine - new_total < _poorest_other(g, seat, rules, games) - slack:
+        return 0
+    return _first_cheapest(start, end, rules)
+
+
+@_jit_inline
+def _cautious_bid(
+    g: int,
+    seat: int,
+    start: int,
+    end: int,
+    new_total: int,
+    draw: float,
+    rules: Rules,
+    games: Games,
+) -> int:
+    """``CautiousBot.choose_with(state, draw)`` in an auction where ``seat`` may bid (its
+    legal bids are ``start:end``; the cheapest makes ``new_total``)."""
+    owned, sums = games.owned, rules.sums
+    card = games.auction[g]
+    if card < LUXURY_CARDS:
+        price = 0.0 if owned[g, seat, FAUX_PAS] > 0 else 1.2 * (card + 1)
+    elif card == PRESTIGE:
+        price = 8.0 + 0.8 * _luxury_sum(owned, g, seat)
+    else:
+        price = 3.0
+    price *= 0.9 + 0.2 * draw
+    mine = sums[games.hand[g, seat]] + sums[games.table[g, seat]]
+    after = mine - new_total
+    if (
+        new_total > price
+        or after < 0.6 * sums[rules.full_hand]
+        or after <= _poorest_other(g, seat, rules, games)
+    ):
+        return 0
+    return _first_cheapest(start, end, rules)
+
+
+@_jit_inline
+def _policy_one(
+    g: int, policy: int, draw: float, boldness: float, rules: Rules, games: Games, rng: Array
+) -> int:
+    """The action id of compiled ``policy`` in unfinished game ``g``. Every policy but the
+    uniform one discards its lowest luxury card for Faux Pas and passes without a legal
+    bid; only an auction with a legal bid is theirs to decide."""
+    if policy == UNIFORM:
+        return _sample_one(g, rules, games, rng)
+    seat = games.turn[g]
+    if games.phase[g] == DISCARD:
+        return rules.num_bids + _lowest_luxury(games.owned, g, seat)
+    if policy == PASSING:
+        return 0
+    start, end = _legal_bids(g, seat, rules, games)
+    if start == end:
+        return 0
+    new_total = rules.sums[games.table[g, seat]] + rules.bid_totals[start]
+    if policy == HEURISTIC:
+        return _heuristic_bid(g, seat, start, new_total, draw, boldness, rules, games)
+    if policy == CLASSIC:
+        return _classic_bid(g, seat, start, end, new_total, draw, boldness, rules, games)
+    if policy == CAUTIOUS:
+        return _cautious_bid(g, seat, start, end, new_total, draw, rules, games)
+    cheapest: int = rules.bid_ids[start]  # CHEAPEST
+    return cheapest
+
+
+@_jit
+def policy_actions(
+    out: Array, policy: int, draws: Array, boldness: float, rules: Rules, games: Games, rng: Array
+) -> None:
+    """Write into ``out`` the action id that ``policy`` plays in each game (``0`` in
+    finished games). ``draws[g]`` is the heuristic's draw in game ``g``, or when ``draws``
+    is empty, the draw comes from the game's policy stream ``rng``."""
+    given = draws.shape[0] > 0
+    for g in range(out.shape[0]):
+        if games.phase[g] == OVER:
+            out[g] = 0
+            continue
+        draw = 0.5
+        if policy in (HEURISTIC, CLASSIC, CAUTIOUS):
+            draw = draws[g] if given else _draw(rng, g)
+        out[g] = _policy_one(g, policy, draw, boldness, rules, games, rng)
+
+
+@_jit
+def advance(
+    policies: Array, boldness: float, rules: Rules, games: Games, rng: Array, ended: Array
+) -> None:
+    """Play every game until a seat of policy ``CALLER`` must act or the game is over;
+    ``policies[g, p]`` is who plays seat ``p`` of game ``g``. ``ended[g]`` is set when
+    game ``g`` ended here (a finished game stays as it is, ``ended[g]`` false)."""
+    for g in range(policies.shape[0]):
+        ended[g] = False
+        while games.phase[g] != OVER:
+            policy = policies[g, games.turn[g]]
+            if policy == CALLER:
+                break
+            draw = _draw(rng, g) if policy in (HEURISTIC, CLASSIC, CAUTIOUS) else 0.5
+            a = _policy_one(g, policy, draw, boldness, rules, games, rng)
+            if _apply_one(g, a, rules, games):
+                ended[g] = True
+
+
+@_jit
+def sample_masked(out: Array, logits: Array, mask: Array, rng: Array) -> None:
+    """Write into ``out[g]`` an action id drawn from the softmax of ``logits[g]`` over the
+    ids that ``mask[g]`` allows (``0`` where none is allowed, as in a finished game)."""
+    for g in range(out.shape[0]):
+        top = -np.inf
+        for a in range(logits.shape[1]):
+            if mask[g, a] and logits[g, a] > top:
+                top = logits[g, a]
+        if top == -np.inf:
+            out[g] = 0
+            # A finished game's row, or logits all -inf: the first allowed id, if any.
+            for a in range(logits.shape[1]):
+                if mask[g, a]:
+                    out[g] = a
+                    break
+            continue
+        total = 0.0
+        for a in range(logits.shape[1]):
+            if mask[g, a]:
+                total += np.exp(logits[g, a] - top)
+        r = _draw(rng, g) * total
+        chosen = -1
+        for a in range(logits.shape[1]):
+            if mask[g, a]:
+                chosen = a
+                r -= np.exp(logits[g, a] - top)
+                if r < 0.0:
+                    break
+        out[g] = chosen

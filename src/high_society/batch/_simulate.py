@@ -10,7 +10,7 @@ import numpy as np
 from high_society._text import short_repr
 from high_society.batch import _kernels
 from high_society.batch._engine import BatchError, game_seeds
-from high_society.batch._tables import tables
+from high_society.batch._layout import tables
 from high_society.cards import STANDARD, GameConfig, check_players
 from high_society.errors import InvalidConfigError
 from high_society.simulate import SimulationStats

@@ -1,11 +1,13 @@
 """``VectorEnv``: the batch engine behind a Gymnasium-style vector interface (self-play)."""
 
-from typing import TypedDict
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 import numpy as np
 import numpy.typing as npt
 
-from high_society.batch._engine import GameBatch, Seed
+from high_society._text import short_repr
+from high_society.batch._engine import BatchError, GameBatch, Seed
 from high_society.cards import STANDARD, GameConfig
 
 __all__ = ["StepInfo", "VectorEnv"]
@@ -14,12 +16,12 @@ __all__ = ["StepInfo", "VectorEnv"]
 class StepInfo(TypedDict):
     """The ``infos`` of :meth:`VectorEnv.reset` and :meth:`VectorEnv.step`.
 
-    ``action_mask``: ``(N, num_actions)`` bool, the legal action ids of the seat to act
+    ``action_mask``: ``(N, num_actions)`` int8 0/1, the legal action ids of the seat to act
     (the mask a masked policy needs); ``to_act``: ``(N,)`` the seat each observation is
     for.
     """
 
-    action_mask: npt.NDArray[np.bool_]
+    action_mask: npt.NDArray[np.int8]
     to_act: npt.NDArray[np.int64]
 
 
@@ -87,15 +89,32 @@ class VectorEnv:
         """Floats per observation."""
         return self._batch.observation_size
 
-    def reset(self, *, seed: Seed | None = None) -> tuple[npt.NDArray[np.float32], StepInfo]:
-        """Start every game afresh (with new random streams when ``seed`` is given).
+    def reset(
+        self, *, seed: Seed | None = None, options: Mapping[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], StepInfo]:
+        """Start every game afresh (with new random streams when ``seed`` is given; numpy's
+        integers are taken too), or with ``options={"reset_mask": mask}`` only the games
+        that ``mask`` selects, as Gymnasium's vector environments take it.
 
         Returns fresh arrays: the observations for the seats to act, and the infos.
 
         Raises:
-            BatchError: a bad ``seed`` (see :meth:`GameBatch.reset`).
+            BatchError: a bad ``seed`` (see :meth:`GameBatch.reset`), or ``options`` with
+                another key or a mask that is not ``num_envs`` bools.
         """
-        self._batch.reset(seed)
+        which = None
+        for key, value in (options or {}).items():
+            if key != "reset_mask":
+                raise BatchError(f"unknown reset option {short_repr(key)}: only 'reset_mask'")
+            which = np.asarray(value)
+            if which.dtype != np.bool_ or which.shape != (self.num_envs,):
+                raise BatchError(f"reset_mask must be a bool array of shape ({self.num_envs},)")
+        if isinstance(seed, np.integer):  # numpy's integers, which mypy's Seed does not list
+            seed = int(seed)  # type: ignore[unreachable]
+        if which is None or seed is not None:
+            self._batch.reset(seed)
+        else:
+            self._batch.reset_games(which)
         return self._view()
 
     def step(

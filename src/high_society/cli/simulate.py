@@ -37,7 +37,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "--policy",
         choices=POLICIES,
         default="uniform",
-        help="uniformly random bots or the heuristic bot (default uniform)",
+        help="uniformly random bots, the heuristic bot or the classic heuristic bot "
+        "(default uniform)",
     )
     add_jobs_option(parser)
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")

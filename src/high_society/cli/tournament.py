@@ -21,9 +21,10 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description="Play GAMES games between 3 to 5 bots, one per seat, rotating the seats "
         "from game to game, and report for each bot its win rate (with a 95% confidence "
         "interval), shared wins, cast-out rate and mean status. A bot is random, heuristic, "
-        "search (search@N: N simulations per decision, search@Xs: X seconds), or "
-        "module:Class for any importable bot class that takes a seed. The same seed gives "
-        "the same table whatever --jobs.",
+        "classic, cautious, pass, learned, search (search@N: N simulations per decision, "
+        "search@Xs: X seconds), or module:Class for any importable bot class that takes a "
+        "seed; each may be followed by ,key=value options passed to the bot "
+        "(heuristic,boldness=1.2). The same seed gives the same table whatever --jobs.",
     )
     parser.add_argument("bots", nargs="+", metavar="BOT", help="one bot per seat (3 to 5)")
     add_games_option(parser, 100)

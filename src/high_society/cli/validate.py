@@ -57,10 +57,10 @@ def describe(file: str, validation: Validation) -> str:
         return f"{file}: INVALID at {where}: {error.code}: {error.message}"
     outcome = validation.result
     if outcome is None:
-        return f"{file}: valid, not finished ({validation.actions} actions so far)"
+        return f"{file}: valid, not finished ({validation.action_count} actions so far)"
     assert validation.record is not None
     players = validation.record.players
-    head = f"{file}: valid, finished after {validation.actions} actions"
+    head = f"{file}: valid, finished after {validation.action_count} actions"
     if not outcome.winners:
         return f"{head}: nobody wins (everyone is cast out)"
     best = outcome.winners[0]

@@ -102,6 +102,7 @@ class Connection(asyncio.Protocol):
         self.answer: asyncio.Future[tuple[int, bytes]] | None = None
         self.on_event: Callable[[bytes], bool] | None = None
         self.ended: asyncio.Future[None] | None = None
+        self.lost = False  # closed by the server (uvicorn closes one idle for 5 s)
 
     @classmethod
     async def open(cls, host: str, port: int) -> "Connection":
@@ -112,6 +113,7 @@ class Connection(asyncio.Protocol):
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
         self.fail(Failed(f"connection lost ({exc})"))
 
     def fail(self, error: BaseException) -> None:
@@ -222,7 +224,7 @@ async def seat_client(
 ) -> None:
     """One seat: follow the stream, move when the payload says so, until the game ends."""
     mine = b'"to_act":%d,' % seat
-    moves = await Connection.open(host, port)
+    moves = [await Connection.open(host, port)]
     stream = await Connection.open(host, port)
     turn = asyncio.Lock()  # one move at a time on the kept-alive connection
     pending: list[asyncio.Task[None]] = []
@@ -232,7 +234,9 @@ async def seat_client(
         try:
             async with turn:
                 start = time.perf_counter()
-                status, answer = await moves.request(
+                if moves[0].lost:  # idle too long while the others played: as a browser,
+                    moves[0] = await Connection.open(host, port)  # open another
+                status, answer = await moves[0].request(
                     "POST", f"/api/tables/{table}/actions", token, body
                 )
                 tally.latencies.append(time.perf_counter() - start)
@@ -258,7 +262,7 @@ async def seat_client(
         for task in pending:
             await task
     finally:
-        moves.close()
+        moves[0].close()
         stream.close()
 
 

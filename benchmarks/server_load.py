@@ -7,7 +7,10 @@ Server-Sent Events stream (``/events``) and, when its payload says it must act, 
 move chosen at random among the payload's legal actions (``/actions``, numbered). The
 server deals (its reveals are actions too). When a game ends its client starts another
 table, until S seconds have passed; the games under way then play to their end. The
-clients run in C processes of their own, beside the servers.
+clients run in C processes of their own, beside the servers, on the same cores: each is
+kept cheap (plain HTTP/1.1 over asyncio protocols on uvloop, kept-alive connections, a
+payload parsed only when its seat must act), and its CPU time is reported beside the
+servers'.
 
 Configurations, run side by side in R interleaved rounds on this shared machine:
 
@@ -21,7 +24,9 @@ Reported per configuration: the actions committed per second (the people's accep
 and the dealer's reveals) and the moves alone, the moves' latency (POST to answer) at p50,
 p95 and p99, the errors (any answer but 200, any stream or connection failure: must be 0),
 and that every finished table's record validates (``validate_record``: valid, finished).
-The servers' and clients' CPU seconds say where the machine's time went.
+The servers' and clients' CPU seconds per action say where the machine's time went
+(they do not depend on waiting for a core, so they compare runs on a busy machine better
+than the rates), and the load average says how busy it was.
 
 Everything listens on 127.0.0.1 or a Unix socket; every process, database and temporary
 directory started here is stopped and removed at the end, even on failure.
@@ -33,7 +38,6 @@ import json
 import multiprocessing
 import os
 import random
-import re
 import resource
 import shutil
 import statistics
@@ -41,12 +45,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import Any
-
-import httpx2
+from typing import Any, cast
 
 from high_society.record import validate_record
 from tests.pg_cluster import Cluster, find_binaries
@@ -54,11 +56,22 @@ from tests.server_processes import Server, random_move, serve_command
 
 #: Seats per table.
 SEATS = 3
-NUMBER = re.compile(rb'"number":(\d+)')
-TO_ACT = re.compile(rb'"to_act":("chance"|null|\d+)')
 
 
 # --- The clients ------------------------------------------------------------------------------
+#
+# A client costs the machine CPU time beside the server's, on the same two cores, so it is
+# kept cheap: plain HTTP/1.1 over asyncio protocols (uvloop's loop where installed), one
+# kept-alive connection per seat for its moves and one for its stream; a payload is parsed
+# only when its seat must act (bytes.find says whose turn it is).
+
+
+#: JSON, by orjson where installed (the server extra brings it).
+loads: Callable[[bytes], Any]
+try:
+    from orjson import loads
+except ImportError:  # pragma: no cover
+    loads = json.loads
 
 
 class Tally:
@@ -71,48 +84,190 @@ class Tally:
         self.finished: list[tuple[str, str]] = []  # (table, base URL)
 
 
+class Failed(Exception):
+    """A connection or an answer that the benchmark counts as an error."""
+
+
+class Connection(asyncio.Protocol):
+    """One kept-alive HTTP/1.1 connection: a request at a time, answered with a
+    Content-Length (the server's JSON answers), or a Server-Sent Events stream (chunked)
+    whose events' data go to ``on_event`` until the server ends it."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.events = bytearray()
+        self.status: int | None = None  # of the answer being read
+        self.length = 0
+        self.answer: asyncio.Future[tuple[int, bytes]] | None = None
+        self.on_event: Callable[[bytes], bool] | None = None
+        self.ended: asyncio.Future[None] | None = None
+        self.lost = False  # closed by the server (uvicorn closes one idle for 5 s)
+
+    @classmethod
+    async def open(cls, host: str, port: int) -> "Connection":
+        _, protocol = await asyncio.get_running_loop().create_connection(cls, host, port)
+        return protocol
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.lost = True
+        self.fail(Failed(f"connection lost ({exc})"))
+
+    def fail(self, error: BaseException) -> None:
+        for future in (self.answer, self.ended):
+            if future is not None and not future.done():
+                future.set_exception(error)
+        self.close()
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
+
+    async def request(
+        self, method: str, path: str, token: str | None = None, body: bytes = b""
+    ) -> tuple[int, bytes]:
+        """``(status, body)`` of one request."""
+        assert self.transport is not None
+        assert self.answer is None
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        if token is not None:
+            head += f"Authorization: Bearer {token}\r\n"
+        if body:
+            head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+        self.answer = asyncio.get_running_loop().create_future()
+        self.transport.write(head.encode() + b"\r\n" + body)
+        try:
+            return await self.answer
+        finally:
+            self.answer = None
+
+    async def stream(self, path: str, token: str, on_event: Callable[[bytes], bool]) -> None:
+        """GET ``path`` as an event stream: each event's data to ``on_event``, which returns
+        False to stop reading, until the server ends the stream."""
+        assert self.transport is not None
+        self.on_event = on_event
+        self.ended = asyncio.get_running_loop().create_future()
+        head = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {token}\r\n\r\n"
+        self.transport.write(head.encode())
+        await self.ended
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        try:
+            if self.status is None and not self._head():
+                return
+            if self.ended is not None:
+                self._events()
+            elif self.answer is not None and len(self.buffer) >= self.length:
+                body = bytes(self.buffer[: self.length])
+                del self.buffer[: self.length]
+                status, self.status = self.status, None
+                assert status is not None
+                self.answer.set_result((status, body))
+        except Exception as error:  # a malformed answer, or on_event's complaint
+            self.fail(error)
+
+    def _head(self) -> bool:
+        end = self.buffer.find(b"\r\n\r\n")
+        if end < 0:
+            return False
+        lines = bytes(self.buffer[:end]).split(b"\r\n")
+        del self.buffer[: end + 4]
+        self.status = int(lines[0].split()[1])
+        headers = dict(line.lower().split(b": ", 1) for line in lines[1:])
+        if self.ended is not None:
+            if self.status != 200:
+                raise Failed(f"stream {self.status}")
+            if headers.get(b"transfer-encoding") != b"chunked":
+                raise Failed("a stream not chunked")
+        elif b"content-length" in headers:
+            self.length = int(headers[b"content-length"])
+        else:
+            raise Failed(f"an answer {self.status} without a Content-Length")
+        return True
+
+    def _events(self) -> None:
+        assert self.ended is not None
+        assert self.on_event is not None
+        while True:  # the chunks: SIZE\r\nDATA\r\n ... 0\r\n\r\n
+            line = self.buffer.find(b"\r\n")
+            if line < 0:
+                return
+            size = int(self.buffer[:line], 16)
+            if len(self.buffer) < line + 2 + size + 2:
+                return
+            self.events += self.buffer[line + 2 : line + 2 + size]
+            del self.buffer[: line + 2 + size + 2]
+            if size == 0:  # the server ended the stream
+                self.ended.set_result(None)
+                return
+            while (end := self.events.find(b"\n\n")) >= 0:
+                event = bytes(self.events[:end])
+                del self.events[: end + 2]
+                at = event.find(b"\ndata: ")
+                if at >= 0 and not self.on_event(event[at + 7 :]):
+                    self.ended.set_result(None)
+                    return
+
+
 async def seat_client(
-    client: httpx2.AsyncClient,
-    base: str,
+    host: str,
+    port: int,
     table: str,
+    seat: int,
     token: str,
     rng: random.Random,
     tally: Tally,
 ) -> None:
     """One seat: follow the stream, move when the payload says so, until the game ends."""
-    headers = {"Authorization": f"Bearer {token}"}
-    async with client.stream("GET", f"{base}/api/tables/{table}/events", headers=headers) as s:
-        if s.status_code != 200:
-            tally.errors.append(f"stream {s.status_code}")
-            return
-        async for line in s.aiter_lines():
-            if not line.startswith("data: "):
-                continue
-            data = line[6:].encode()
-            found = TO_ACT.search(data)
-            if found is None:
-                tally.errors.append("a payload without to_act")
-                return
-            if found.group(1) == b"null":
-                return  # the game is over: the stream ends too
-            seen = json.loads(data)
-            if seen["to_act"] != seen["seat"]:
-                continue
-            move = random_move(seen, rng)
-            start = time.perf_counter()
-            answer = await client.post(
-                f"{base}/api/tables/{table}/actions", json=move, headers=headers
-            )
-            tally.latencies.append(time.perf_counter() - start)
-            if answer.status_code != 200:
-                tally.errors.append(f"move {answer.status_code}: {answer.text[:200]}")
-                return
-            tally.moves += 1
+    mine = b'"to_act":%d,' % seat
+    moves = [await Connection.open(host, port)]
+    stream = await Connection.open(host, port)
+    turn = asyncio.Lock()  # one move at a time on the kept-alive connection
+    pending: list[asyncio.Task[None]] = []
+
+    async def move(data: bytes) -> None:
+        body = json.dumps(random_move(loads(data), rng)).encode()
+        try:
+            async with turn:
+                start = time.perf_counter()
+                if moves[0].lost:  # idle too long while the others played: as a browser,
+                    moves[0] = await Connection.open(host, port)  # open another
+                status, answer = await moves[0].request(
+                    "POST", f"/api/tables/{table}/actions", token, body
+                )
+                tally.latencies.append(time.perf_counter() - start)
+            if status != 200:
+                raise Failed(f"move {status}: {answer[:200]!r}")
+        except BaseException as error:
+            stream.fail(error)  # the game cannot go on: the seat's wait ends with it
+            raise
+        tally.moves += 1
+
+    def on_event(data: bytes) -> bool:
+        at = data.find(b'"to_act":')
+        if at < 0:
+            raise Failed("a payload without to_act")
+        if data.startswith(b"null", at + 9):
+            return False  # the game is over: the stream ends too
+        if data.startswith(mine, at):
+            pending.append(asyncio.get_running_loop().create_task(move(data)))
+        return True
+
+    try:
+        await stream.stream(f"/api/tables/{table}/events", token, on_event)
+        for task in pending:
+            await task
+    finally:
+        moves[0].close()
+        stream.close()
 
 
 async def table_client(
-    client: httpx2.AsyncClient,
-    bases: Sequence[str],
+    bases: Sequence[tuple[str, int]],
     index: int,
     until: float,
     tally: Tally,
@@ -120,43 +275,54 @@ async def table_client(
     """Play tables one after another until ``until`` (the last one to its end)."""
     rng = random.Random(index)
     games = 0
+    body = json.dumps(
+        {"seats": [{"kind": "person", "name": f"P{i}"} for i in range(SEATS)]}
+    ).encode()
     while time.monotonic() < until:
-        base = bases[(index + games) % len(bases)]
-        body = {"seats": [{"kind": "person", "name": f"P{i}"} for i in range(SEATS)]}
-        made = await client.post(f"{base}/api/tables", json=body)
-        if made.status_code != 201:
-            tally.errors.append(f"create {made.status_code}: {made.text[:200]}")
+        host, port = bases[(index + games) % len(bases)]
+        maker = await Connection.open(host, port)
+        try:
+            status, answer = await maker.request("POST", "/api/tables", body=body)
+        finally:
+            maker.close()
+        if status != 201:
+            tally.errors.append(f"create {status}: {answer[:200]!r}")
             return
-        data = made.json()
+        data = json.loads(answer)
         table = data["table"]
-        seats = [
-            seat_client(
-                client, bases[(index + games + s["seat"]) % len(bases)], table, s["token"], rng,
-                tally,
+        seats = []
+        for s in data["seats"]:  # the seats of a table spread over the servers
+            seat_host, seat_port = bases[(index + games + s["seat"]) % len(bases)]
+            seats.append(
+                seat_client(seat_host, seat_port, table, s["seat"], s["token"], rng, tally)
             )
-            for s in data["seats"]
-        ]  # fmt: skip
         try:
             await asyncio.wait_for(asyncio.gather(*seats), 300)
         except Exception as error:  # counted, never hidden
             tally.errors.append(f"table {table}: {type(error).__name__}: {error}")
             return
-        tally.finished.append((table, base))
+        tally.finished.append((table, f"http://{host}:{port}"))
         games += 1
 
 
 def client_process(bases: list[str], indices: list[int], until: float, out: str) -> None:
     """One client process: its tables, played at once; its tally written to ``out``."""
+    addresses = []
+    for base in bases:
+        host, _, port = base.removeprefix("http://").partition(":")
+        addresses.append((host, int(port)))
 
     async def main() -> Tally:
         tally = Tally()
-        limits = httpx2.Limits(max_connections=None, max_keepalive_connections=None)
-        timeout = httpx2.Timeout(120.0)
-        async with httpx2.AsyncClient(limits=limits, timeout=timeout) as client:
-            await asyncio.gather(*(table_client(client, bases, i, until, tally) for i in indices))
+        await asyncio.gather(*(table_client(addresses, i, until, tally) for i in indices))
         return tally
 
-    tally = asyncio.run(main())
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover
+        tally = asyncio.run(main())
+    else:
+        tally = uvloop.run(main())
     usage = resource.getrusage(resource.RUSAGE_SELF)
     Path(out).write_text(
         json.dumps(
@@ -296,8 +462,10 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
         + (f"; baseline: the server of {args.baseline}" if args.baseline else ""),
         "",
         "| configuration | round | actions/s | moves/s | p50 ms | p95 ms | p99 ms | errors "
-        "| tables (all valid) | server CPU ms/action | client CPU ms/action | load |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |",
+        "| tables (all valid) | server CPU ms/action | client CPU ms/action | server cores "
+        "| load |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: "
+        "| ---: |",
     ]
     for r in results:
         valid = "yes" if r["invalid_records"] == 0 else f"NO ({r['invalid_records']} invalid)"
@@ -305,7 +473,8 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             f"| {r['name']} | {r['round']} | {r['actions_per_s']:,.0f} | {r['moves_per_s']:,.0f} "
             f"| {r['p50_ms']:.1f} | {r['p95_ms']:.1f} | {r['p99_ms']:.1f} | {r['errors']} "
             f"| {r['tables']} ({valid}) | {per_action(r, 'server_cpu_s')} "
-            f"| {per_action(r, 'client_cpu_s')} | {r['load_average']:.1f} |"
+            f"| {per_action(r, 'client_cpu_s')} | {r['server_cpu_s'] / r['seconds']:.2f} "
+            f"| {r['load_average']:.1f} |"
         )
     names = sorted({r["name"] for r in results}, key=[r["name"] for r in results].index)
     lines += ["", "Median over the rounds, and ratios within each round (then their median):", ""]
@@ -315,10 +484,11 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
     for name in names:
         mine = [r for r in results if r["name"] == name]
         cpu = statistics.median(1000 * r["server_cpu_s"] / max(r["actions"], 1) for r in mine)
+        client = statistics.median(1000 * r["client_cpu_s"] / max(r["actions"], 1) for r in mine)
         lines.append(
             f"- {name}: {statistics.median(r['actions_per_s'] for r in mine):,.0f} actions/s, "
             f"p99 {statistics.median(r['p99_ms'] for r in mine):.1f} ms, "
-            f"server CPU {cpu:.2f} ms/action"
+            f"server CPU {cpu:.2f} ms/action, client CPU {client:.2f} ms/action"
         )
     pairs = [("postgresql-2", "postgresql-1"), ("postgresql-1", "sqlite-1")]
     pairs.append(("sqlite-1", "sqlite-1@baseline"))
@@ -333,6 +503,18 @@ def report(results: list[dict[str, Any]], args: argparse.Namespace) -> str:
             lines.append(
                 f"- {a} / {b}, actions/s: {shown} (median {statistics.median(ratios):.2f})"
             )
+    cpu_ratios = [
+        (rows["sqlite-1@baseline"]["server_cpu_s"] / max(rows["sqlite-1@baseline"]["actions"], 1))
+        / (rows["sqlite-1"]["server_cpu_s"] / max(rows["sqlite-1"]["actions"], 1))
+        for rows in by_round.values()
+        if "sqlite-1" in rows and "sqlite-1@baseline" in rows and rows["sqlite-1"]["server_cpu_s"]
+    ]
+    if cpu_ratios:
+        shown = ", ".join(f"{x:.2f}" for x in cpu_ratios)
+        lines.append(
+            f"- server CPU per action, sqlite-1@baseline / sqlite-1: {shown} "
+            f"(median {statistics.median(cpu_ratios):.2f})"
+        )
     for r in results:
         for sample in r["error_samples"]:
             lines.append(f"- error in {r['name']} round {r['round']}: {sample}")

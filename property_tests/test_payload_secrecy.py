@@ -9,7 +9,9 @@ and a random seat and starting point of the history:
 - it has the documented shape, every object closed, and holds one hand, the seat's own; no
   ``spent`` key anywhere; every other player as the table shows them;
 - it does not depend on the order of the cards not yet dealt: a twin table whose deck
-  differs only there sends every seat the same payload.
+  differs only there sends every seat the same payload;
+- asked again and again as the game goes (the table then tells only the new actions), it
+  is still the payload of the seat's knowledge alone.
 """
 
 from collections.abc import Iterator
@@ -103,3 +105,26 @@ def test_a_payload_holds_only_what_its_seat_knows_r13_r14(
     other_deal = twin(table)
     for anyone in range(len(table.seats)):
         assert other_deal.payload(anyone, since) == table.payload(anyone, since)
+
+
+@settings(max_examples=50)
+@given(st.integers(3, 5), st.integers(0, 2**32), st.data())
+def test_payloads_asked_as_the_game_goes_are_those_of_the_seats_knowledge_r13_r14(
+    players: int, seed: int, data: st.DataObject
+) -> None:
+    # A table tells only the actions played since its last payload; what it sends is the
+    # same as the payload made from the whole public history at once.
+    seats = [Seat(f"P{i}") for i in range(players)]
+    table = Table(seats, seed=seed)
+    while not table.is_over:
+        if table.state.phase.value == "reveal":
+            table.reveal()
+        else:
+            table.play(choose_action(data.draw, table.state))
+        if data.draw(st.integers(0, 3)) == 0:
+            seat = data.draw(st.integers(0, players - 1))
+            since = data.draw(st.integers(0, table.number))
+            known = Seen(view(table.state, seat), table.history)
+            assert table.payload(seat, since) == seat_payload(known, table.seats, since)
+            if data.draw(st.booleans()):  # a copy goes on from what the table worked out
+                table = table.copy()

@@ -51,6 +51,7 @@ Accepted(action=Bid(seat=0, cards=frozenset({2})), number=1, duplicate=False)
 import enum
 import random
 import secrets
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
 
 import attrs
@@ -273,7 +274,8 @@ class Table:
         self._steps: list[Step] = []  # the history with the states around each action
         self._state = new_game(len(seats))
         self._reveals = 0
-        self._public: tuple[int, _Public] | None = None
+        # (number, the public part, the history) as of the last payload built.
+        self._public: tuple[int, _Public, tuple[Action, ...]] | None = None
 
     # --- What the table is ------------------------------------------------------------------
 
@@ -326,7 +328,7 @@ class Table:
         twin._steps = list(self._steps)
         twin._state = self._state
         twin._reveals = self._reveals
-        twin._public = self._public  # immutable, and for this history's length only
+        twin._public = self._public  # immutable; the history's prefix it was made from
         return twin
 
     # --- Playing ----------------------------------------------------------------------------
@@ -481,16 +483,22 @@ class Table:
             InvalidSeatError: ``seat`` is not a seat of this table.
             OutOfRangeError: ``since`` is not 0 to :attr:`number`.
         """
-        history = tuple(self._history)
-        seen = Seen(view(self._state, seat), history)
-        if type(since) is not int or not 0 <= since <= len(history):
-            raise OutOfRangeError(f"since must be 0 to {len(history)}, not {short_repr(since)}")
+        seat_view = view(self._state, seat)
+        number = len(self._history)
+        if type(since) is not int or not 0 <= since <= number:
+            raise OutOfRangeError(f"since must be 0 to {number}, not {short_repr(since)}")
         # The public part is worked out once per action, whichever seats ask (R14: it is
-        # the same for all); each seat's part comes from its own view (R13).
+        # the same for all), and only the actions played since the last one are told;
+        # each seat's part comes from its own view (R13).
         public = self._public
-        if public is None or public[0] != len(history):
-            public = (len(history), _Public.of(history, self._names, self._steps))
+        if public is None or public[0] != number:
+            if public is None or public[1].number > number:
+                made = _Public.of(self._history, self._names, self._steps)
+            else:
+                made = public[1].extend(self._steps[public[1].number :], self._names)
+            public = (number, made, tuple(self._history))
             self._public = public
+        seen = Seen(seat_view, public[2])
         return _payload(seen, self._seats, since, public[1])
 
     # --- Storage ----------------------------------------------------------------------------
@@ -691,11 +699,14 @@ def seat_payload(seen: Seen, seats: Sequence[Seat], since: int = 0) -> JSONObjec
 class _Public:
     """What every seat's payload takes from the public history (R14), worked out once per
     history: the state it leads to, the cards revealed, each action in JSON and told in
-    words (with its number)."""
+    words (with its number), and the reveals that opened rounds (what the narration of
+    later actions needs to number its rounds)."""
 
     state: GameState
+    number: int
     revealed: tuple[str, ...]
     log: tuple[tuple[int, str], ...]
+    rounds: tuple[Step, ...]
 
     @classmethod
     def of(
@@ -704,14 +715,27 @@ class _Public:
         """``steps``: the history replayed, if the caller has it (a table does)."""
         if len(steps) != len(history):
             steps = list(_steps(len(names), history))
-        return cls(
-            steps[-1].after if steps else new_game(len(names)),
-            tuple(a.card.value for a in history if isinstance(a, Reveal)),
-            tuple(
-                (number, line.strip())
-                for number, (line, _) in _numbered(narrate(steps, names), steps)
-                if line.strip()
-            ),
+        return _Public(new_game(len(names)), 0, (), (), ()).extend(steps, names)
+
+    def extend(self, steps: Sequence[Step], names: tuple[str, ...]) -> "_Public":
+        """This public part with ``steps``, the actions played since, added: only the new
+        actions are told (after the reveals that opened the rounds, which number them)."""
+        if not steps:
+            return self
+        first = self.number
+        numbers = {id(step): first + i for i, step in enumerate(steps)}
+        log = [
+            (numbers[id(step)], line.strip())
+            for line, step in narrate((*self.rounds, *steps), names)
+            if id(step) in numbers and line.strip()
+        ]
+        reveals = [(s, s.action) for s in steps if isinstance(s.action, Reveal)]
+        return _Public(
+            steps[-1].after,
+            first + len(steps),
+            (*self.revealed, *(action.card.value for _, action in reveals)),
+            (*self.log, *log),
+            (*self.rounds, *(s for s, _ in reveals if s.after.phase is not Phase.OVER)),
         )
 
 
@@ -735,7 +759,10 @@ def _payload(seen: Seen, seats: Sequence[Seat], since: int, public: _Public) -> 
         "legal": _legal(state, seat) if actor == seat else None,
         "since": since,
         "history": [action_to_json(action) for action in seen.history[since:]],
-        "log": [{"number": number, "text": text} for number, text in public.log if number >= since],
+        "log": [
+            {"number": number, "text": text}
+            for number, text in public.log[bisect_left(public.log, (since,)) :]
+        ],
         "result": _result(state) if state.is_over else None,
     }
 

@@ -5,16 +5,18 @@ The public entry is :mod:`high_society.server`, where the API is described.
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import threading
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Sequence
 from importlib import resources
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.types import Message, Receive, Scope, Send
@@ -35,6 +37,7 @@ from high_society.server._store import (
 from high_society.table import (
     MAX_MOVE_BYTES,
     Accepted,
+    Refusal,
     RefusalKind,
     check_name,
     payload_schema,
@@ -63,6 +66,27 @@ STATUS = {
     RefusalKind.WRONG_NUMBER: 409,
     RefusalKind.ILLEGAL: 422,
 }
+
+
+def stdlib_json(value: object) -> bytes:
+    """JSON text (UTF-8) of a value, by the standard library."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+#: JSON text (UTF-8) of a value: orjson's, several times faster than the standard
+#: library's, where the server extra installs it (CPython), else the standard library's.
+fast_json: Callable[[Any], bytes]
+try:
+    from orjson import dumps as fast_json
+except ImportError:  # pragma: no cover (the server extra installs orjson on CPython)
+    fast_json = stdlib_json
+
+
+class _Json(JSONResponse):
+    """A JSON answer, encoded by :func:`fast_json`."""
+
+    def render(self, content: Any) -> bytes:
+        return fast_json(content)
 
 
 def make_bot(label: str, seed: int) -> AnyBot:
@@ -142,6 +166,10 @@ class _Notifier:
         if self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._wake, table_id, version)
 
+    def notify_here(self, table_id: str, version: int) -> None:
+        """:meth:`notify`, from the event loop's own thread."""
+        self._wake(table_id, version)
+
     def notify_all(self) -> None:
         """Wake every stream, to read its table's version again (from any thread)."""
         if self._loop is not None and not self._loop.is_closed():
@@ -162,16 +190,59 @@ class _Notifier:
                 event.set()
 
 
+class _Watch:
+    """One event stream as :class:`_Watcher` sees it: its task, when its write began (if
+    one is under way), when it last sent, its wake-up."""
+
+    __slots__ = ("keep_alive", "sending_since", "sent", "task", "timed_out", "wake")
+
+    def __init__(self, wake: asyncio.Event, now: float) -> None:
+        self.wake = wake
+        self.task: asyncio.Task[Any] | None = None
+        self.sending_since: float | None = None
+        self.sent = now
+        self.keep_alive = False
+        self.timed_out = False
+
+
+class _Watcher:
+    """The clocks of a process's event streams, read by one task each ``period`` seconds
+    (instead of a timer for every write and every wait): a stream whose client has not
+    taken a write for ``send_seconds`` is ended, and one that has sent nothing for
+    :data:`KEEP_ALIVE_SECONDS` is woken to send a comment."""
+
+    def __init__(self, send_seconds: float) -> None:
+        self.send_seconds = send_seconds
+        self.period = min(1.0, send_seconds / 4)
+        self.watches: set[_Watch] = set()
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(self.period)
+            now = loop.time()
+            for watch in self.watches:
+                began = watch.sending_since
+                if began is not None and now - began >= self.send_seconds:
+                    if not watch.timed_out and watch.task is not None:
+                        watch.timed_out = True
+                        watch.task.cancel()
+                elif now - watch.sent >= KEEP_ALIVE_SECONDS and not watch.keep_alive:
+                    watch.keep_alive = True
+                    watch.wake.set()
+
+
 class _EventStream(StreamingResponse):
     """A Server-Sent Events response that gives up on a client that does not read: a
-    write that cannot go out within ``send_seconds`` ends the stream and frees what it
-    holds (the connection is then closed)."""
+    write that cannot go out within the watcher's ``send_seconds`` ends the stream and
+    frees what it holds (the connection is then closed)."""
 
     def __init__(
         self,
         content: AsyncGenerator[bytes, None],
         *,
-        send_seconds: float,
+        watch: _Watch,
+        watcher: _Watcher,
         release: Callable[[], None],
     ) -> None:
         super().__init__(
@@ -180,20 +251,35 @@ class _EventStream(StreamingResponse):
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
         self._content = content
-        self._send_seconds = send_seconds
+        self._watch = watch
+        self._watcher = watcher
         self._release = release
 
     async def stream_response(self, send: Send) -> None:
-        async def timed(message: Message) -> None:
-            async with asyncio.timeout(self._send_seconds):
-                await send(message)
+        watch = self._watch
+        task = asyncio.current_task()
+        watch.task = task
+        clock = asyncio.get_running_loop().time
 
+        async def watched(message: Message) -> None:
+            watch.sending_since = clock()
+            await send(message)
+            watch.sending_since = None
+            watch.sent = clock()
+
+        self._watcher.watches.add(watch)
         try:
-            await super().stream_response(timed)
-        except TimeoutError:
+            await super().stream_response(watched)
+        except asyncio.CancelledError:
+            if not watch.timed_out or task is None:
+                raise
+            task.uncancel()  # the watcher's cancellation: this stream's end, not the server's
             log.warning(
-                "an event stream's client read nothing for %s s: closed", self._send_seconds
+                "an event stream's client read nothing for %s s: closed",
+                self._watcher.send_seconds,
             )
+        finally:
+            self._watcher.watches.discard(watch)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -203,9 +289,19 @@ class _EventStream(StreamingResponse):
             self._release()
 
 
+def _header(request: Request, name: bytes) -> str | None:
+    """A request header's first value, ``name`` in lower case (as ASGI servers give them):
+    a scan of the few raw headers, cheaper than building the request's header mapping."""
+    for key, value in request.scope["headers"]:
+        if key == name:
+            text: str = value.decode("latin-1")
+            return text
+    return None
+
+
 async def _body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
     """The request's body, refused past ``limit`` bytes before more is read."""
-    declared = request.headers.get("content-length")
+    declared = _header(request, b"content-length")
     if declared is not None and (not declared.isdigit() or int(declared) > limit):
         raise _Failure(413, "too_large", "TOO_LARGE", f"a request body holds at most {limit} bytes")
     data = bytearray()
@@ -316,7 +412,7 @@ def _seat_specs(body: dict[str, Any]) -> list[tuple[str, str | None, str | None]
 
 
 def _token(request: Request) -> str:
-    header = request.headers.get("authorization", "")
+    header = _header(request, b"authorization") or ""
     scheme, _, token = header.partition(" ")
     if scheme.lower() != "bearer" or not token:
         raise _Failure(
@@ -359,13 +455,32 @@ def _first_line(error: BaseException) -> str:
     return str(error).split("\n", 1)[0][:300]
 
 
-def _answer(failure: _Failure) -> JSONResponse:
+def _answer(failure: _Failure) -> Response:
     headers = {}
     if failure.status == 401:
         headers["WWW-Authenticate"] = "Bearer"
     if failure.status == 503:
         headers["Retry-After"] = "1"
-    return JSONResponse(failure.body, failure.status, headers=headers)
+    return _Json(failure.body, failure.status, headers=headers)
+
+
+#: An endpoint of a table's: its id (from the path) and the request.
+_Endpoint = Callable[[str, Request], Awaitable[Response]]
+
+
+class _TableRoute(APIRoute):
+    """A route whose endpoint is an :data:`_Endpoint`, called with the path's table id
+    and the request as they come. Those endpoints read and check what they take
+    themselves, so FastAPI's dependency solving and parameter checks, a good part of a
+    move's cost, are skipped; the OpenAPI schema is still made from the signature."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        endpoint = cast(_Endpoint, self.endpoint)
+
+        async def handle(request: Request) -> Response:
+            return await endpoint(request.path_params["table_id"], request)
+
+        return handle
 
 
 def _schema_ref(schema: JSONObject, description: str) -> dict[str, Any]:
@@ -406,11 +521,17 @@ def create_app(
     ``max_seat_streams`` those of one seat; past them a stream is refused (503, 429).
     ``send_seconds``: a stream whose client reads nothing for that long is closed.
 
+    The application is meant to be its process's main one: when it starts, it moves the
+    objects alive then out of the garbage collector's way (``gc.freeze()``), so that the
+    collector's full passes do not pause it for long; they are handed back when it stops
+    (``gc.unfreeze()``).
+
     Raises (when the application starts):
         InvalidConfigError: ``database`` is not a URL of a database this server can use,
             or the database holds another schema version.
     """
     notifier = _Notifier()
+    watcher = _Watcher(send_seconds)
     running: set[str] = set()
     tasks: set[asyncio.Task[None]] = set()
     state: dict[str, Any] = {}
@@ -490,10 +611,15 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         state["store"] = await run_in_threadpool(Store, database)
+        # What is alive now (the modules, the application) lives as long as the server:
+        # out of the collector's way. A full collection then walks only the tables and
+        # requests of the moment, instead of pausing the server for tens of milliseconds.
+        gc.collect()
+        gc.freeze()
         loop = asyncio.get_running_loop()
         notifier.bind(loop)
         stopping.clear()
-        background = [loop.create_task(sweep())]
+        background = [loop.create_task(sweep()), loop.create_task(watcher.run())]
         listener = None
         if store().is_postgres:
             listener = threading.Thread(
@@ -514,6 +640,7 @@ def create_app(
             if listener is not None:
                 await run_in_threadpool(listener.join, 10)
             store().close()
+            gc.unfreeze()
 
     app = FastAPI(
         title="High Society table server",
@@ -523,12 +650,40 @@ def create_app(
     )
 
     @app.exception_handler(_Failure)
-    async def on_failure(_: Request, error: _Failure) -> JSONResponse:
+    async def on_failure(_: Request, error: _Failure) -> Response:
         return _answer(error)
 
     async def call(function: Callable[..., Any], *args: Any) -> Any:
         try:
             return await run_in_threadpool(function, *args)
+        except Exception as error:  # mapped to an answer, or raised again
+            raise _failure(error) from None
+
+    async def submit(table_id: str, seat: int, data: bytes) -> Accepted | Refusal:
+        """A move, committed: on SQLite by the store's writer thread, which says when (no
+        thread of the pool waits for it); else in a thread of the pool."""
+        if not store().writes_in_background:
+            found: Accepted | Refusal = await call(store().submit, table_id, seat, data)
+            return found
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Accepted | Refusal] = loop.create_future()
+
+        def settle(outcome: Accepted | Refusal | None, error: BaseException | None) -> None:
+            if future.done():  # the request was cancelled (its client went away)
+                return
+            if error is not None:
+                future.set_exception(error)
+            else:
+                assert outcome is not None
+                future.set_result(outcome)
+
+        def done(outcome: Accepted | Refusal | None, error: BaseException | None) -> None:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(settle, outcome, error)
+
+        try:
+            store().submit_then(table_id, seat, data, done)
+            return await future
         except Exception as error:  # mapped to an answer, or raised again
             raise _failure(error) from None
 
@@ -544,6 +699,18 @@ def create_app(
             return known
         found: int = await call(store().seat_of, table_id, token)
         return found
+
+    def table_route(method: str, path: str, **options: Any) -> Callable[[_Endpoint], _Endpoint]:
+        """``@app.get`` or ``@app.post`` for a :class:`_TableRoute` (whose class
+        FastAPI's decorators do not take)."""
+
+        def register(endpoint: _Endpoint) -> _Endpoint:
+            app.router.add_api_route(
+                path, endpoint, methods=[method], route_class_override=_TableRoute, **options
+            )
+            return endpoint
+
+        return register
 
     static = resources.files("high_society").joinpath("server", "static")
 
@@ -585,15 +752,16 @@ def create_app(
             }
         },
     )
-    async def create_table(request: Request) -> JSONResponse:
+    async def create_table(request: Request) -> Response:
         specs = _seat_specs(_json_object(await _body(request)))
         table_id, tokens = await call(store().create, specs)
-        spawn(table_id)
-        lobby = await call(store().lobby, table_id)
-        return JSONResponse(
+        waiting = any(kind == "open" for kind, _, _ in specs)
+        if not waiting and store().automatic_due(table_id):
+            spawn(table_id)
+        return _Json(
             {
                 "table": table_id,
-                "status": lobby.status,
+                "status": "waiting" if waiting else "playing",
                 "seats": [{"seat": seat, "token": token} for seat, token in tokens],
             },
             201,
@@ -604,9 +772,9 @@ def create_app(
         summary="A table's seats and status (public)",
         responses=_ERROR_RESPONSES,
     )
-    async def get_table(table_id: str) -> JSONResponse:
+    async def get_table(table_id: str) -> Response:
         lobby = await call(store().lobby, table_id)
-        return JSONResponse(
+        return _Json(
             {
                 "table": lobby.table_id,
                 "status": lobby.status,
@@ -618,7 +786,8 @@ def create_app(
             }
         )
 
-    @app.post(
+    @table_route(
+        "POST",
         "/api/tables/{table_id}/join",
         summary="Take an open seat",
         description='Body: {"name": NAME}. The answer gives the seat and its secret token.',
@@ -640,27 +809,29 @@ def create_app(
             }
         },
     )
-    async def join(table_id: str, request: Request) -> JSONResponse:
+    async def join(table_id: str, request: Request) -> Response:
         body = _json_object(await _body(request))
         _keys(body, "$", ("name",))
         name = _name(body["name"], "$.name")
         seat, token = await call(store().join, table_id, name)
         spawn(table_id)
-        return JSONResponse({"table": table_id, "seat": seat, "token": token})
+        return _Json({"table": table_id, "seat": seat, "token": token})
 
-    @app.get(
+    @table_route(
+        "GET",
         "/api/tables/{table_id}/payload",
         summary="What your seat sees now",
         description="The seat payload (Authorization: Bearer TOKEN); since=N: history from N.",
         responses={200: _schema_ref(payload_schema(), "The seat payload"), **_ERROR_RESPONSES},
     )
-    async def payload(table_id: str, request: Request) -> JSONResponse:
+    async def payload(table_id: str, request: Request) -> Response:
         seat = await seat_of(table_id, request)
         table, _ = await call(store().load, table_id)
         since = _since(request, table.number)
-        return JSONResponse(table.payload(seat, since))
+        return _Json(table.payload(seat, since))
 
-    @app.post(
+    @table_route(
+        "POST",
         "/api/tables/{table_id}/actions",
         summary="Play an action",
         description=(
@@ -693,23 +864,30 @@ def create_app(
             }
         },
     )
-    async def act(table_id: str, request: Request) -> JSONResponse:
+    async def act(table_id: str, request: Request) -> Response:
         seat = await seat_of(table_id, request)
         data = await _body(request, MAX_MOVE_BYTES)
-        outcome = await call(store().submit, table_id, seat, data)
+        outcome = await submit(table_id, seat, data)
         if isinstance(outcome, Accepted):
             if not outcome.duplicate:
-                notifier.notify(table_id, outcome.number + 1)
-                spawn(table_id)
-            return JSONResponse(outcome.to_json())
-        return JSONResponse(outcome.to_json(), STATUS[outcome.kind])
+                kept = store().kept(table_id, outcome.number + 1, shared=True)
+                # The move, and the reveal it made due: the table kept here has both.
+                notifier.notify_here(
+                    table_id, outcome.number + 1 if kept is None else kept[0].number
+                )
+                if store().automatic_due(table_id):
+                    spawn(table_id)
+            return _Json(outcome.to_json())
+        return _Json(outcome.to_json(), STATUS[outcome.kind])
 
-    @app.get(
+    @table_route(
+        "GET",
         "/api/tables/{table_id}/events",
         summary="Pushed updates (Server-Sent Events)",
         description=(
             'text/event-stream: an event "payload" (the seat payload, its id the table\'s '
-            "number) now and after every action; since=N or Last-Event-ID: the history from "
+            "number) now and after every action (actions committed together, a move and "
+            "the reveal it makes due, in one); since=N or Last-Event-ID: the history from "
             "action N. Authorization: Bearer TOKEN. The stream ends after the game's end, "
             "or when its client has read nothing for a while. A seat has a few streams open "
             "at most (429), a server a bounded number (503)."
@@ -738,47 +916,50 @@ def create_app(
                 503, "unavailable", "TOO_MANY_STREAMS", "too many event streams: try again"
             )
         open_streams[key] = open_streams.get(key, 0) + 1
+        wake = notifier.subscribe(table_id)
+        watch = _Watch(wake, asyncio.get_running_loop().time())
 
         def release() -> None:
+            notifier.unsubscribe(table_id, wake)
             open_streams[key] -= 1
             if not open_streams[key]:
                 del open_streams[key]
 
         async def stream() -> AsyncGenerator[bytes, None]:
-            wake = notifier.subscribe(table_id)
             last = -1
-            try:
-                while True:
-                    wake.clear()
-                    known = notifier.latest(table_id)
-                    if last < 0 or known is None or known > last:
-                        # A version just committed here is kept here: no read, no thread.
-                        kept = None if known is None else store().kept(table_id, known, shared=True)
-                        table = None if kept is None else kept[0]
-                        if table is None:
-                            try:
-                                table, _ = await run_in_threadpool(store().load, table_id, known)
-                            except Exception as error:
-                                if not is_unavailable(error):
-                                    raise
-                                # The database is away: the stream waits for it, and goes on.
-                                log.warning("a stream: %s", _first_line(error))
-                        if table is not None and table.number > last:
-                            start = since if last < 0 else last
-                            data = table.payload(seat, start)
-                            text = json.dumps(data, separators=(",", ":"))
-                            yield f"id: {table.number}\nevent: payload\ndata: {text}\n\n".encode()
-                            last = table.number
-                            if table.is_over:
-                                return
-                    try:
-                        await asyncio.wait_for(wake.wait(), KEEP_ALIVE_SECONDS)
-                    except TimeoutError:  # a comment keeps proxies from closing
-                        yield b": keep-alive\n\n"
-            finally:
-                notifier.unsubscribe(table_id, wake)
+            while True:
+                wake.clear()
+                known = notifier.latest(table_id)
+                if last < 0 or known is None or known > last:
+                    # A version just committed here is kept here: no read, no thread.
+                    # (The first event needs the version read as the stream opened;
+                    # later ones, a notification's, unless the notifier lost count.)
+                    kept = None
+                    if last < 0 or known is not None:
+                        wanted = max(number, known or 0)
+                        kept = store().kept(table_id, wanted, shared=True)
+                    table = None if kept is None else kept[0]
+                    if table is None:
+                        try:
+                            table, _ = await run_in_threadpool(store().load, table_id, known)
+                        except Exception as error:
+                            if not is_unavailable(error):
+                                raise
+                            # The database is away: the stream waits for it, and goes on.
+                            log.warning("a stream: %s", _first_line(error))
+                    if table is not None and table.number > last:
+                        start = since if last < 0 else last
+                        data = fast_json(table.payload(seat, start))
+                        yield b"id: %d\nevent: payload\ndata: %s\n\n" % (table.number, data)
+                        last = table.number
+                        if table.is_over:
+                            return
+                await wake.wait()
+                if watch.keep_alive:  # a comment keeps proxies from closing
+                    watch.keep_alive = False
+                    yield b": keep-alive\n\n"
 
-        return _EventStream(stream(), send_seconds=send_seconds, release=release)
+        return _EventStream(stream(), watch=watch, watcher=watcher, release=release)
 
     @app.get(
         "/api/tables/{table_id}/record",

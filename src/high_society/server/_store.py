@@ -1,4 +1,9 @@
-"""The server's data layer: one schema and one set of transactions, in SQLAlchemy Core.
+"""The server's data layer: one schema and one set of transactions, for SQLite and PostgreSQL.
+
+The schema and every statement are SQLAlchemy Core; each statement is compiled once for the
+database's dialect when a store opens, and run by the driver itself (sqlite3, psycopg) on a
+connection of SQLAlchemy's pool. (SQLAlchemy's own execution, its compile cache, contexts
+and result objects, cost several times what the statement does on SQLite.)
 
 The database is the truth. Each table's actions are rows of ``hs_actions``, numbered from 0;
 ``hs_tables.version`` is how many there are. Every action is committed before anyone is
@@ -14,26 +19,35 @@ told of it, in a transaction that:
    (a version check that holds even without the lock: a second writer of number ``n``
    fails, and nothing is applied twice).
 
-The bots' and the dealer's actions are computed outside any transaction, from a read at
-version ``n``, and committed only if the version is still ``n`` (whoever computes them,
-they are the same: the deck's order is stored, and a bot's seed is derived from the
-table's bot seed and the action's number).
+The dealer's reveal that a person's move makes due (the move ended an auction) is played
+and committed in that move's transaction, and a table starts with its first card
+revealed: the deck's order is stored, so the reveal is the same whoever plays it, and a
+move and its reveal reach the seats in one update. The bots' actions (and a reveal after a
+bot's) are computed outside any transaction, from a read at version ``n``, and committed
+only if the version is still ``n`` (whoever computes them, they are the same: a bot's seed
+is derived from the table's bot seed and the action's number).
 
-On PostgreSQL each committed action also sends ``NOTIFY hs_actions, 'TABLE VERSION
-ACTION'`` (delivered when the transaction commits, to every server process that listens:
-:meth:`Store.listen`); a process whose copy of the table is one action behind plays the
-action on it, so its streams need no read. A notification is only a hint: the table's
-version is the cursor, so one lost while a listener reconnects costs nothing but a look at
-every table.
+On SQLite one thread of each process writes (:class:`_Writer`): the writes of the
+process's requests queue for it, and it commits them in groups, one durable commit for
+each group. On PostgreSQL each write is a transaction of its own, on a pooled connection
+of the calling thread; each committed action also sends ``NOTIFY hs_actions, 'TABLE
+VERSION ACTION'`` (delivered when the transaction commits, to every server process that
+listens: :meth:`Store.listen`); a process whose copy of the table is one action behind
+plays the action on it, so its streams need no read. A notification is only a hint: the
+table's version is the cursor, so one lost while a listener reconnects costs nothing but
+a look at every table.
 """
 
 import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
+import sqlite3
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, TypeVar
@@ -41,7 +55,8 @@ from typing import Any, TypeVar
 import attrs
 import sqlalchemy as sa
 from sqlalchemy import event
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Dialect, Engine
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from high_society.actions import Action
 from high_society.bots import AnyBot
@@ -133,6 +148,141 @@ actions = sa.Table(
 
 sa.Index("hs_tables_next", tables.c.status, tables.c.next)
 
+_ID: sa.BindParameter[str] = sa.bindparam("id", type_=sa.String)
+
+
+def _statements() -> dict[str, sa.ClauseElement]:
+    """Every statement the store runs (``:id`` and the other named parameters are given
+    at each run; a plain value is fixed)."""
+    the_table = tables.c.id == _ID
+    seat_rows = seats.c.table_id == _ID
+    return {
+        "row": sa.select(tables.c.status, tables.c.version, tables.c.bot_seed).where(the_table),
+        "row_locked": sa.select(tables.c.status, tables.c.version, tables.c.bot_seed)
+        .where(the_table)
+        .with_for_update(),
+        "setup": sa.select(tables.c.setup).where(the_table),
+        "version": sa.select(tables.c.status, tables.c.version).where(the_table),
+        "actions_from": sa.select(actions.c.action)
+        .where(
+            actions.c.table_id == _ID,
+            actions.c.number >= sa.bindparam("first"),
+            actions.c.number < sa.bindparam("end"),
+        )
+        .order_by(actions.c.number),
+        "insert_action": actions.insert(),
+        "move_version": tables.update()
+        .where(the_table, tables.c.version == sa.bindparam("old"))
+        .values(
+            version=sa.bindparam("new"),
+            status=sa.bindparam("new_status"),
+            next=sa.bindparam("new_next"),
+            updated=sa.bindparam("now"),
+        ),
+        "notify": sa.select(sa.func.pg_notify(CHANNEL, sa.bindparam("note"))),
+        "insert_table": tables.insert(),
+        "insert_seat": seats.insert(),
+        "seats": sa.select(seats.c.kind, seats.c.name, seats.c.bot)
+        .where(seat_rows)
+        .order_by(seats.c.seat),
+        "seats_taken": sa.select(seats.c.seat, seats.c.kind, seats.c.name)
+        .where(seat_rows)
+        .order_by(seats.c.seat),
+        "take_seat": seats.update()
+        .where(seat_rows, seats.c.seat == sa.bindparam("at_seat"))
+        .values(kind="person", name=sa.bindparam("new_name"), token_hash=sa.bindparam("new_hash")),
+        "start": tables.update()
+        .where(the_table, tables.c.status == "waiting")
+        .values(
+            status=sa.bindparam("new_status"),
+            version=sa.bindparam("new"),
+            next=sa.bindparam("new_next"),
+            setup=sa.bindparam("new_setup"),
+            updated=sa.bindparam("now"),
+        ),
+        "exists": sa.select(tables.c.id).where(the_table),
+        "hashes": sa.select(seats.c.seat, seats.c.kind, seats.c.token_hash).where(seat_rows),
+        "due": sa.select(tables.c.id).where(
+            tables.c.status == "playing", sa.or_(tables.c.next == "bot", tables.c.next == "chance")
+        ),
+    }
+
+
+class _Sql:
+    """A statement compiled for one dialect: its text and how to order its parameters."""
+
+    __slots__ = ("fixed", "names", "positional", "text")
+
+    def __init__(self, statement: sa.ClauseElement, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)
+        self.text = str(compiled)
+        self.positional = bool(compiled.positional)
+        if self.positional:
+            self.names: tuple[str, ...] = tuple(compiled.positiontup or ())
+        else:  # pyformat: %(name)s
+            self.names = tuple(dict.fromkeys(re.findall(r"%\((\w+)\)s", self.text)))
+        binds = compiled.binds
+        self.fixed = {
+            name: binds[name].value
+            for name in self.names
+            if name in binds and not binds[name].required
+        }
+
+    def params(self, values: dict[str, Any]) -> tuple[Any, ...] | dict[str, Any]:
+        if self.fixed:
+            values = {**self.fixed, **values}
+        if self.positional:
+            return tuple(values[name] for name in self.names)
+        return {name: values[name] for name in self.names}
+
+
+class _Cursor:
+    """The compiled statements on one driver cursor, in one transaction."""
+
+    __slots__ = ("_cursor", "_sql")
+
+    def __init__(self, cursor: Any, sql: dict[str, _Sql]) -> None:
+        self._cursor = cursor
+        self._sql = sql
+
+    def run(self, name: str, /, **values: Any) -> int:
+        """Run a statement; return how many rows it changed."""
+        sql = self._sql[name]
+        self._cursor.execute(sql.text, sql.params(values))
+        count: int = self._cursor.rowcount
+        return count
+
+    def many(self, name: str, /, rows: Sequence[dict[str, Any]]) -> None:
+        """Run a statement once for each of ``rows`` (psycopg sends them all at once)."""
+        sql = self._sql[name]
+        self._cursor.executemany(sql.text, [sql.params(values) for values in rows])
+
+    def first(self, name: str, /, **values: Any) -> tuple[Any, ...] | None:
+        sql = self._sql[name]
+        self._cursor.execute(sql.text, sql.params(values))
+        row: tuple[Any, ...] | None = self._cursor.fetchone()
+        return row
+
+    def all(self, name: str, /, **values: Any) -> list[tuple[Any, ...]]:
+        sql = self._sql[name]
+        self._cursor.execute(sql.text, sql.params(values))
+        rows: list[tuple[Any, ...]] = self._cursor.fetchall()
+        return rows
+
+    def plain(self, text: str) -> None:
+        """A statement of SQL common to both databases, without parameters."""
+        self._cursor.execute(text)
+
+
+@attrs.frozen
+class _Row:
+    """A table's row, as a transaction reads it."""
+
+    status: str
+    version: int
+    bot_seed: int
+
 
 class NotFound(Exception):
     """No table has that id."""
@@ -197,6 +347,21 @@ def check_database(url: str) -> None:
         raise InvalidConfigError(f"cannot use the database {shown}: {reason}") from None
 
 
+def _driver_errors() -> tuple[type[BaseException], ...]:
+    """The drivers' errors that say the database cannot answer now."""
+    found: list[type[BaseException]] = [sqlite3.OperationalError, sqlite3.InterfaceError]
+    try:
+        import psycopg
+    except ImportError:  # the server extra names it; SQLite needs none
+        pass
+    else:
+        found += [psycopg.OperationalError, psycopg.InterfaceError]
+    return tuple(found)
+
+
+_UNAVAILABLE = _driver_errors()
+
+
 def is_unavailable(error: BaseException) -> bool:
     """True when ``error`` says the database cannot answer now (down, restarting, the
     connection lost, busy, no connection free in the pool), not that the request is wrong:
@@ -207,7 +372,7 @@ def is_unavailable(error: BaseException) -> bool:
         return error.connection_invalidated or isinstance(
             error, sa.exc.OperationalError | sa.exc.InterfaceError
         )
-    return False
+    return isinstance(error, _UNAVAILABLE)
 
 
 def hash_token(token: str) -> str:
@@ -215,17 +380,17 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("ascii")).hexdigest()
 
 
+_GOOD_TOKEN = re.compile(f"[A-Za-z0-9_-]{{1,{MAX_TOKEN_LENGTH}}}")
+
+
 def _good_token(token: object) -> bool:
-    return (
-        isinstance(token, str)
-        and 0 < len(token) <= MAX_TOKEN_LENGTH
-        and token.isascii()
-        and all(c.isalnum() or c in "-_" for c in token)
-    )
+    return isinstance(token, str) and _GOOD_TOKEN.fullmatch(token) is not None
 
 
-#: How many tables a process keeps in memory (their latest state, their token hashes).
+#: How many tables in play a process keeps in memory (their latest state, their token
+#: hashes), and how many finished ones.
 _CACHE_TABLES = 2048
+_OVER_TABLES = 32
 
 
 def _seat_by_token(token: object, hashes: dict[str, int]) -> int:
@@ -268,12 +433,16 @@ def _setup(table: Table) -> str:
     return json.dumps(snapshot, separators=(",", ":"))
 
 
+def _json(action: Action) -> str:
+    return json.dumps(action_to_json(action), separators=(",", ":"))
+
+
 class Store:
-    """The tables in a database (SQLite or PostgreSQL), through SQLAlchemy Core.
+    """The tables in a database (SQLite or PostgreSQL).
 
     ``url`` is a SQLAlchemy URL (:func:`normalise_url`): ``sqlite:///path/tables.sqlite3``,
     or ``postgresql://user@host/db``. The schema is made when missing (by one process at a
-    time: several may start at once).
+    time: several may start at once). A store is safe to share between threads.
 
     Raises:
         InvalidConfigError: ``url`` is not a database URL, its driver is not installed, or
@@ -291,7 +460,7 @@ class Store:
                 self.engine: Engine = sa.create_engine(
                     self.url, connect_args={"timeout": busy_seconds, "check_same_thread": False}
                 )
-                _sqlite_transactions(self.engine, busy_seconds)
+                _sqlite_connections(self.engine, busy_seconds)
             else:
                 # A pool as large as the thread pool that calls it (anyio's 40), so a
                 # request never waits for a connection while a thread is free; a database
@@ -299,7 +468,6 @@ class Store:
                 given = sa.engine.make_url(self.url).query
                 self.engine = sa.create_engine(
                     self.url,
-                    pool_pre_ping=True,
                     pool_size=20,
                     max_overflow=20,
                     pool_timeout=10,
@@ -307,8 +475,11 @@ class Store:
                 )
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError) as error:
             raise InvalidConfigError(f"cannot use the database URL: {error}") from None
-        self._group = _GroupCommit(self._write) if self.is_sqlite else None
+        dialect = self.engine.dialect
+        self._sql = {name: _Sql(statement, dialect) for name, statement in _statements().items()}
+        # The latest copy of each table known here: those in play, and the last few over.
         self._cache: dict[str, Table] = {}
+        self._over: dict[str, Table] = {}
         self._seeds: dict[str, int] = {}
         self._cache_lock = threading.Lock()
         # table -> {token hash: seat}: a seat's token never changes once given, so the
@@ -319,46 +490,84 @@ class Store:
         except BaseException:
             self.engine.dispose()
             raise
+        self._writer = _Writer(self._begin_write) if self.is_sqlite else None
 
     def close(self) -> None:
-        """Close every connection."""
+        """Close every connection (after the writes under way are committed)."""
+        if self._writer is not None:
+            self._writer.close()
         self.engine.dispose()
 
     def _make_schema(self) -> None:
-        with self._write() as conn:
-            if self.is_postgres:  # two processes starting at once make it once
-                conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_SCHEMA_LOCK)))
-            metadata.create_all(conn)
-            found = conn.execute(sa.select(schema_table.c.version)).scalars().all()
-            if not found:
-                conn.execute(schema_table.insert().values(version=SCHEMA_VERSION))
-            elif found != [SCHEMA_VERSION]:
-                raise InvalidConfigError(
-                    f"the database holds tables of schema version {found[0]}, and this "
-                    f"server reads version {SCHEMA_VERSION}"
-                )
-
-    @contextmanager
-    def _write(self) -> Iterator[Connection]:
-        """A writing transaction (on SQLite, ``BEGIN IMMEDIATE``)."""
         with self.engine.connect() as conn:
             conn.execution_options(hs_write=True)
             with conn.begin():
-                yield conn
+                if self.is_postgres:  # two processes starting at once make it once
+                    conn.execute(sa.select(sa.func.pg_advisory_xact_lock(_SCHEMA_LOCK)))
+                metadata.create_all(conn)
+                found = conn.execute(sa.select(schema_table.c.version)).scalars().all()
+                if not found:
+                    conn.execute(schema_table.insert().values(version=SCHEMA_VERSION))
+                elif found != [SCHEMA_VERSION]:
+                    raise InvalidConfigError(
+                        f"the database holds tables of schema version {found[0]}, and this "
+                        f"server reads version {SCHEMA_VERSION}"
+                    )
 
-    def _transact(self, job: Callable[[Connection], T]) -> T:
-        """``job(conn)`` in a writing transaction, committed before this returns; its
-        exception, raised here, undoes what it wrote. On SQLite the writes of this
-        process's threads are committed in groups (:class:`_GroupCommit`)."""
-        if self._group is not None:
-            return self._group.run(job)
-        with self._write() as conn:
-            return job(conn)
+    # --- Transactions -----------------------------------------------------------------------
 
     @contextmanager
-    def _read(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn, conn.begin():
-            yield conn
+    def _transaction(self, write: bool) -> Iterator[_Cursor]:
+        """A transaction on a pooled connection of this thread, committed when the block
+        ends and rolled back when it raises. A connection whose database could not answer
+        is not pooled again; one found lost (the database restarted) takes the pool's
+        other connections with it, which are as lost (instead of a ping each checkout)."""
+        raw = self.engine.raw_connection()
+        cursor = raw.cursor()
+        try:
+            if self.is_sqlite:  # the driver begins nothing itself (_sqlite_connections)
+                cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            yield _Cursor(cursor, self._sql)
+            raw.commit()
+        except BaseException as error:
+            dialect = self.engine.dialect
+            if isinstance(error, dialect.loaded_dbapi.Error) and is_unavailable(error):
+                raw.invalidate(error)
+                if dialect.is_disconnect(error, raw.dbapi_connection, cursor):
+                    self.engine.dispose()
+            else:
+                with _quietly():
+                    raw.rollback()
+            raise
+        finally:
+            with _quietly():
+                cursor.close()
+            raw.close()  # back to the pool
+
+    @contextmanager
+    def _begin_write(self) -> Iterator[Any]:
+        """SQLite: the writer's connection (kept while it works), a writing transaction."""
+        with self._transaction(write=True) as cursor:
+            yield cursor
+
+    def _transact(self, job: Callable[[_Cursor], T]) -> T:
+        """``job(cursor)`` in a writing transaction, committed before this returns; its
+        exception, raised here, undoes what it wrote. On SQLite it is the writer thread's
+        to run (:class:`_Writer`), with the process's other writes."""
+        if self._writer is not None:
+            return self._writer.run(job)
+        with self._transaction(write=True) as cursor:
+            return job(cursor)
+
+    @property
+    def writes_in_background(self) -> bool:
+        """True when writes are handed to a thread of the store's own (SQLite), so that
+        :meth:`submit_then` returns at once: an event loop need not call the store from a
+        thread of its own to write."""
+        return self._writer is not None
+
+    def _read(self) -> AbstractContextManager[_Cursor]:
+        return self._transaction(write=False)
 
     # --- Making and joining tables ----------------------------------------------------------
 
@@ -367,10 +576,12 @@ class Store:
     ) -> tuple[str, list[tuple[int, str]]]:
         """Make a table from ``(kind, name, bot)`` per seat (``person`` with a name, ``bot``
         with a bot label and a name, ``open``); return its id and each named person's
-        ``(seat, token)``. Names and labels are checked by the caller."""
+        ``(seat, token)``. Names and labels are checked by the caller. A table without an
+        open seat starts at once, its first card revealed."""
         table_id = secrets.token_urlsafe(12)
         now = time.time()
         tokens: list[tuple[int, str]] = []
+        hashes: dict[str, int] = {}
         rows = []
         for seat, (kind, name, bot) in enumerate(specs):
             token_hash = None
@@ -378,35 +589,38 @@ class Store:
                 token = secrets.token_urlsafe(TOKEN_BYTES)
                 tokens.append((seat, token))
                 token_hash = hash_token(token)
-            rows.append(
-                {
-                    "table_id": table_id,
-                    "seat": seat,
-                    "kind": kind,
-                    "name": name,
-                    "bot": bot,
-                    "token_hash": token_hash,
-                }
-            )
+                hashes[token_hash] = seat
+            rows.append((seat, kind, name, bot, token_hash))
         bot_seed = secrets.randbits(62)
 
-        def insert(conn: Connection) -> None:
-            conn.execute(
-                tables.insert().values(
-                    id=table_id,
-                    status="waiting",
-                    version=0,
-                    next="none",
-                    setup=None,
-                    bot_seed=bot_seed,
-                    created=now,
-                    updated=now,
-                )
+        def insert(cursor: _Cursor) -> Table | None:
+            cursor.run(
+                "insert_table",
+                id=table_id,
+                status="waiting",
+                version=0,
+                next="none",
+                setup=None,
+                bot_seed=bot_seed,
+                created=now,
+                updated=now,
             )
-            conn.execute(seats.insert(), rows)
-            self._start_if_full(conn, table_id)
+            for seat, kind, name, bot, token_hash in rows:
+                cursor.run(
+                    "insert_seat",
+                    table_id=table_id,
+                    seat=seat,
+                    kind=kind,
+                    name=name,
+                    bot=bot,
+                    token_hash=token_hash,
+                )
+            return self._start_if_full(cursor, table_id)
 
-        self._transact(insert)
+        started = self._transact(insert)
+        if started is not None:
+            self._keep(table_id, started, bot_seed, owned=True)
+            self._keep_tokens(table_id, hashes)
         return table_id, tokens
 
     def join(self, table_id: str, name: str) -> tuple[int, str]:
@@ -417,42 +631,45 @@ class Store:
         """
         token = secrets.token_urlsafe(TOKEN_BYTES)
 
-        def take(conn: Connection) -> int:
-            row = self._lock(conn, table_id)
+        def take(cursor: _Cursor) -> int:
+            row = self._lock(cursor, table_id)
             if row.status != "waiting":
                 raise Conflict("NO_OPEN_SEAT", "the table has no open seat")
-            taken = conn.execute(
-                sa.select(seats.c.seat, seats.c.kind, seats.c.name)
-                .where(seats.c.table_id == table_id)
-                .order_by(seats.c.seat)
-            ).all()
-            if any(r.name == name for r in taken):
+            taken = cursor.all("seats_taken", id=table_id)
+            if any(other == name for _, _, other in taken):
                 raise Conflict("NAME_TAKEN", "another seat at this table has that name")
-            seat = int(next(r.seat for r in taken if r.kind == "open"))
-            conn.execute(
-                seats.update()
-                .where(seats.c.table_id == table_id, seats.c.seat == seat)
-                .values(kind="person", name=name, token_hash=hash_token(token))
+            seat = int(next(number for number, kind, _ in taken if kind == "open"))
+            cursor.run(
+                "take_seat", id=table_id, at_seat=seat, new_name=name, new_hash=hash_token(token)
             )
-            self._start_if_full(conn, table_id)
+            self._start_if_full(cursor, table_id)
             return seat
 
         return self._transact(take), token
 
-    def _start_if_full(self, conn: Connection, table_id: str) -> None:
-        rows = conn.execute(
-            sa.select(seats.c.kind, seats.c.name, seats.c.bot)
-            .where(seats.c.table_id == table_id)
-            .order_by(seats.c.seat)
-        ).all()
-        if any(r.kind == "open" for r in rows):
-            return
-        table = Table([Seat(r.name, r.bot) for r in rows])  # shuffled by secrets.SystemRandom
-        conn.execute(
-            tables.update()
-            .where(tables.c.id == table_id, tables.c.status == "waiting")
-            .values(status="playing", next=_next(table), setup=_setup(table), updated=time.time())
+    def _start_if_full(self, cursor: _Cursor, table_id: str) -> Table | None:
+        """Start the table if no seat is open: shuffle its deck (``secrets.SystemRandom``)
+        and reveal its first card; return it, or ``None``."""
+        rows = cursor.all("seats", id=table_id)
+        if any(kind == "open" for kind, _, _ in rows):
+            return None
+        table = Table([Seat(name, bot) for _, name, bot in rows])
+        setup = _setup(table)
+        reveal = table.reveal()
+        now = time.time()
+        cursor.run(
+            "insert_action", table_id=table_id, number=0, action=_json(reveal), seat=None, at=now
         )
+        cursor.run(
+            "start",
+            id=table_id,
+            new_status=_status(table),
+            new=table.number,
+            new_next=_next(table),
+            new_setup=setup,
+            now=now,
+        )
+        return table
 
     def lobby(self, table_id: str) -> Lobby:
         """The table's public description.
@@ -460,20 +677,12 @@ class Store:
         Raises:
             NotFound: no such table.
         """
-        with self._read() as conn:
-            row = conn.execute(
-                sa.select(tables.c.status, tables.c.version).where(tables.c.id == table_id)
-            ).first()
+        with self._read() as cursor:
+            row = cursor.first("version", id=table_id)
             if row is None:
                 raise NotFound(table_id)
-            rows = conn.execute(
-                sa.select(seats.c.kind, seats.c.name, seats.c.bot)
-                .where(seats.c.table_id == table_id)
-                .order_by(seats.c.seat)
-            ).all()
-        return Lobby(
-            table_id, row.status, row.version, tuple((r.kind, r.name, r.bot) for r in rows)
-        )
+            rows = cursor.all("seats", id=table_id)
+        return Lobby(table_id, str(row[0]), int(row[1]), tuple((k, n, b) for k, n, b in rows))
 
     def known_seat(self, table_id: str, token: object) -> int | None:
         """:meth:`seat_of` from what this process keeps, without a read: ``None`` when it
@@ -497,72 +706,78 @@ class Store:
         found = self.known_seat(table_id, token)
         if found is not None:
             return found
-        with self._read() as conn:
-            exists = conn.execute(sa.select(tables.c.id).where(tables.c.id == table_id)).first()
-            if exists is None:
+        with self._read() as cursor:
+            if cursor.first("exists", id=table_id) is None:
                 raise NotFound(table_id)
-            rows = conn.execute(
-                sa.select(seats.c.seat, seats.c.kind, seats.c.token_hash).where(
-                    seats.c.table_id == table_id
-                )
-            ).all()
-        hashes = {str(r.token_hash): int(r.seat) for r in rows if r.token_hash is not None}
-        if all(r.kind != "open" for r in rows):
-            with self._cache_lock:
-                self._tokens[table_id] = hashes
-                if len(self._tokens) > _CACHE_TABLES:
-                    self._tokens.pop(next(iter(self._tokens)))
+            rows = cursor.all("hashes", id=table_id)
+        hashes = {str(h): int(seat) for seat, _, h in rows if h is not None}
+        if all(kind != "open" for _, kind, _ in rows):
+            self._keep_tokens(table_id, hashes)
         return _seat_by_token(token, hashes)
+
+    def _keep_tokens(self, table_id: str, hashes: dict[str, int]) -> None:
+        with self._cache_lock:
+            self._tokens[table_id] = hashes
+            if len(self._tokens) > _CACHE_TABLES:
+                self._tokens.pop(next(iter(self._tokens)))
 
     # --- Reading a game ---------------------------------------------------------------------
 
-    def _lock(self, conn: Connection, table_id: str) -> Any:
-        row = conn.execute(
-            sa.select(tables.c.status, tables.c.version, tables.c.setup, tables.c.bot_seed)
-            .where(tables.c.id == table_id)
-            .with_for_update()
-        ).first()
+    def _lock(self, cursor: _Cursor, table_id: str) -> _Row:
+        row = cursor.first("row_locked", id=table_id)
         if row is None:
             raise NotFound(table_id)
-        return row
+        return _Row(str(row[0]), int(row[1]), int(row[2]))
 
-    def _table(self, conn: Connection, table_id: str, row: Any) -> Table:
+    def _table(self, cursor: _Cursor, table_id: str, row: _Row) -> Table:
         """The table at the row's version: the cached copy, with the actions committed
         since played on it."""
         if row.status == "waiting":
             raise Conflict("TABLE_WAITING", "the table waits for players to join")
         with self._cache_lock:
-            cached = self._cache.get(table_id)
+            cached = self._cached(table_id)
             table = cached.copy() if cached is not None and cached.number <= row.version else None
         if table is None:
-            table = Table.restore(row.setup)
+            setup = cursor.first("setup", id=table_id)
+            assert setup is not None
+            table = Table.restore(setup[0])
         if table.number < row.version:
             # Up to the row's version only: on PostgreSQL each statement of a reading
             # transaction sees what is committed when it starts (READ COMMITTED), so actions
             # committed after the row was read may be there already.
-            for item in conn.execute(
-                sa.select(actions.c.action)
-                .where(
-                    actions.c.table_id == table_id,
-                    actions.c.number >= table.number,
-                    actions.c.number < row.version,
-                )
-                .order_by(actions.c.number)
-            ).scalars():
+            for (item,) in cursor.all(
+                "actions_from", id=table_id, first=table.number, end=row.version
+            ):
                 table.play(action_from_json(json.loads(item)))
         assert table.number == row.version, (table.number, row.version)
         return table
 
-    def _keep(self, table_id: str, table: Table, bot_seed: int) -> None:
+    def _keep(self, table_id: str, table: Table, bot_seed: int, *, owned: bool = False) -> None:
+        """Keep ``table`` as the latest copy of the table known here, unless a later one is
+        kept already; ``owned``: the caller hands it over (no copy is made)."""
         with self._cache_lock:
-            cached = self._cache.get(table_id)
+            cached = self._cached(table_id)
             if cached is None or cached.number < table.number:
-                self._cache[table_id] = table.copy()
+                kept = table if owned else table.copy()
+                if kept.is_over:  # only its last streams and readers need it now
+                    self._cache.pop(table_id, None)
+                    self._over[table_id] = kept
+                else:
+                    self._cache[table_id] = kept
                 self._seeds[table_id] = bot_seed
+            # Bounds on memory, and on the collector's work: a full collection walks every
+            # object kept (a finished table holds a few hundred), so finished tables go
+            # first and the oldest go.
             if len(self._seeds) > _CACHE_TABLES:
                 self._seeds.pop(next(iter(self._seeds)))
-            if len(self._cache) > _CACHE_TABLES:  # a bound on memory: drop the oldest
+            if len(self._cache) > _CACHE_TABLES:
                 self._cache.pop(next(iter(self._cache)))
+            if len(self._over) > _OVER_TABLES:
+                self._over.pop(next(iter(self._over)))
+
+    def _cached(self, table_id: str) -> Table | None:
+        """The copy kept here, if any (with the cache's lock held)."""
+        return self._cache.get(table_id) or self._over.get(table_id)
 
     def kept(
         self, table_id: str, at_least: int, *, shared: bool = False
@@ -573,7 +788,7 @@ class Store:
         a kept table: a new one replaces it), so that the seats' payloads share its
         public part."""
         with self._cache_lock:
-            cached = self._cache.get(table_id)
+            cached = self._cached(table_id)
             seed = self._seeds.get(table_id)
             if cached is not None and seed is not None and cached.number >= at_least:
                 return (cached if shared else cached.copy()), seed
@@ -591,17 +806,14 @@ class Store:
             kept = self.kept(table_id, at_least)
             if kept is not None:
                 return kept
-        with self._read() as conn:
-            row = conn.execute(
-                sa.select(
-                    tables.c.status, tables.c.version, tables.c.setup, tables.c.bot_seed
-                ).where(tables.c.id == table_id)
-            ).first()
-            if row is None:
+        with self._read() as cursor:
+            found = cursor.first("row", id=table_id)
+            if found is None:
                 raise NotFound(table_id)
-            table = self._table(conn, table_id, row)
-        self._keep(table_id, table, int(row.bot_seed))
-        return table, int(row.bot_seed)
+            row = _Row(str(found[0]), int(found[1]), int(found[2]))
+            table = self._table(cursor, table_id, row)
+        self._keep(table_id, table, row.bot_seed)
+        return table, row.bot_seed
 
     def version(self, table_id: str) -> tuple[str, int]:
         """The table's status and how many actions it has (a cheap read, for streams).
@@ -609,27 +821,21 @@ class Store:
         Raises:
             NotFound: no such table.
         """
-        with self._read() as conn:
-            row = conn.execute(
-                sa.select(tables.c.status, tables.c.version).where(tables.c.id == table_id)
-            ).first()
+        with self._read() as cursor:
+            row = cursor.first("version", id=table_id)
         if row is None:
             raise NotFound(table_id)
-        return str(row.status), int(row.version)
+        return str(row[0]), int(row[1])
 
     def versions(self, table_ids: Iterable[str]) -> dict[str, int]:
-        """The versions of those of ``table_ids`` that exist, in one read per 500 tables
+        """The versions of those of ``table_ids`` that exist, in one reading transaction
         (what a process's streams poll on SQLite)."""
-        wanted = list(table_ids)
         found: dict[str, int] = {}
-        with self._read() as conn:
-            for start in range(0, len(wanted), 500):
-                for row in conn.execute(
-                    sa.select(tables.c.id, tables.c.version).where(
-                        tables.c.id.in_(wanted[start : start + 500])
-                    )
-                ):
-                    found[str(row.id)] = int(row.version)
+        with self._read() as cursor:
+            for table_id in table_ids:
+                row = cursor.first("version", id=table_id)
+                if row is not None:
+                    found[table_id] = int(row[1])
         return found
 
     def listen(
@@ -686,7 +892,7 @@ class Store:
         play it on the copy kept here when that is just before it, so that this process's
         streams send it without a read. (The notification comes from the commit itself.)"""
         with self._cache_lock:
-            cached = self._cache.get(table_id)
+            cached = self._cached(table_id)
             seed = self._seeds.get(table_id)
             if cached is None or seed is None or cached.number != version - 1:
                 return
@@ -696,7 +902,7 @@ class Store:
         except (HighSocietyError, ValueError) as error:  # a read sets the copy right
             log.debug("table %s: notified action %s not played here: %s", table_id, version, error)
             return
-        self._keep(table_id, table, seed)
+        self._keep(table_id, table, seed, owned=True)
 
     def record_text(self, table_id: str) -> str:
         """The game so far as a v1 record (JSON text).
@@ -709,62 +915,104 @@ class Store:
 
     def due(self) -> list[str]:
         """The tables where a bot or the dealer must act (to advance after a restart)."""
-        with self._read() as conn:
-            return list(
-                conn.execute(
-                    sa.select(tables.c.id).where(
-                        tables.c.status == "playing", tables.c.next.in_(("bot", "chance"))
-                    )
-                ).scalars()
-            )
+        with self._read() as cursor:
+            return [str(table_id) for (table_id,) in cursor.all("due")]
 
     # --- Writing a game ---------------------------------------------------------------------
 
     def _append(
-        self, conn: Connection, table_id: str, table: Table, action: Action, seat: int | None
+        self,
+        cursor: _Cursor,
+        table_id: str,
+        table: Table,
+        played: Sequence[Action],
+        seat: int | None,
     ) -> None:
-        number = table.number - 1
-        text = json.dumps(action_to_json(action), separators=(",", ":"))
-        conn.execute(
-            actions.insert().values(
-                table_id=table_id,
-                number=number,
-                action=text,
-                seat=seat,
-                at=time.time(),
-            )
+        """Insert the actions ``played`` (the last of ``table``'s history; the first by
+        ``seat``, the others the dealer's) and move the version on past them."""
+        first = table.number - len(played)
+        now = time.time()
+        texts = [_json(action) for action in played]
+        rows = [
+            {
+                "table_id": table_id,
+                "number": first + i,
+                "action": text,
+                "seat": seat if i == 0 else None,
+                "at": now,
+            }
+            for i, text in enumerate(texts)
+        ]
+        if len(rows) == 1:
+            cursor.run("insert_action", **rows[0])
+        else:
+            cursor.many("insert_action", rows)
+        moved = cursor.run(
+            "move_version",
+            id=table_id,
+            old=first,
+            new=table.number,
+            new_status=_status(table),
+            new_next=_next(table),
+            now=now,
         )
-        moved = conn.execute(
-            tables.update()
-            .where(tables.c.id == table_id, tables.c.version == number)
-            .values(
-                version=number + 1, status=_status(table), next=_next(table), updated=time.time()
-            )
-        )
-        if moved.rowcount != 1:  # cannot happen under the lock: a guard all the same
-            raise RuntimeError(f"table {table_id}: action {number} was written twice")
+        if moved != 1:  # cannot happen under the lock: a guard all the same
+            raise RuntimeError(f"table {table_id}: action {first} was written twice")
         if self.is_postgres:  # sent to the listeners when this transaction commits
-            note = f"{table_id} {number + 1} {text}"
-            conn.execute(sa.select(sa.func.pg_notify(CHANNEL, note)))
+            notes = [{"note": f"{table_id} {first + i + 1} {text}"} for i, text in enumerate(texts)]
+            cursor.many("notify", notes)
+
+    def _submit_job(
+        self, table_id: str, seat: int, move: bytes
+    ) -> Callable[[_Cursor], tuple[Accepted | Refusal, Table, int]]:
+        def play(cursor: _Cursor) -> tuple[Accepted | Refusal, Table, int]:
+            row = self._lock(cursor, table_id)
+            table = self._table(cursor, table_id, row)
+            outcome = table.submit(seat, move)
+            if isinstance(outcome, Accepted) and not outcome.duplicate:
+                played = [outcome.action]
+                if to_act(table.state) is CHANCE:  # the move ended an auction: deal
+                    played.append(table.reveal())
+                self._append(cursor, table_id, table, played, seat)
+            return outcome, table, row.bot_seed
+
+        return play
 
     def submit(self, table_id: str, seat: int, move: bytes) -> Accepted | Refusal:
-        """A person's move, committed before this returns when accepted.
+        """A person's move, committed before this returns when accepted, with the reveal
+        it makes due, if any.
 
         Raises:
             NotFound, Conflict: no such table; it waits for players.
         """
-
-        def play(conn: Connection) -> tuple[Accepted | Refusal, Table, int]:
-            row = self._lock(conn, table_id)
-            table = self._table(conn, table_id, row)
-            outcome = table.submit(seat, move)
-            if isinstance(outcome, Accepted) and not outcome.duplicate:
-                self._append(conn, table_id, table, outcome.action, seat)
-            return outcome, table, int(row.bot_seed)
-
-        outcome, table, bot_seed = self._transact(play)
-        self._keep(table_id, table, bot_seed)
+        outcome, table, bot_seed = self._transact(self._submit_job(table_id, seat, move))
+        self._keep(table_id, table, bot_seed, owned=True)
         return outcome
+
+    def submit_then(
+        self,
+        table_id: str,
+        seat: int,
+        move: bytes,
+        done: Callable[[Accepted | Refusal | None, BaseException | None], None],
+    ) -> None:
+        """:meth:`submit` without waiting (only where :attr:`writes_in_background`):
+        ``done(outcome, None)`` or ``done(None, error)`` is called from the writer's
+        thread once the move is committed (or refused, or failed); the table kept here is
+        the new one by then."""
+        assert self._writer is not None, "only where writes_in_background"
+
+        def finished(
+            value: tuple[Accepted | Refusal, Table, int] | None, error: BaseException | None
+        ) -> None:
+            if value is None:
+                done(None, error)
+                return
+            outcome, table, bot_seed = value
+            self._keep(table_id, table, bot_seed, owned=True)
+            done(outcome, None)
+
+        self._writer.put(self._submit_job(table_id, seat, move), finished)
 
     def commit_automatic(self, table_id: str, number: int, action: Action) -> bool:
         """Commit a bot's or the dealer's ``action`` as action ``number``, if the table is
@@ -774,20 +1022,28 @@ class Store:
             NotFound: no such table.
         """
 
-        def play(conn: Connection) -> tuple[Table, int] | None:
-            row = self._lock(conn, table_id)
+        def play(cursor: _Cursor) -> tuple[Table, int] | None:
+            row = self._lock(cursor, table_id)
             if row.version != number or row.status != "playing":
                 return None
-            table = self._table(conn, table_id, row)
+            table = self._table(cursor, table_id, row)
             table.play(action)
-            self._append(conn, table_id, table, action, getattr(action, "seat", None))
-            return table, int(row.bot_seed)
+            self._append(cursor, table_id, table, [action], getattr(action, "seat", None))
+            return table, row.bot_seed
 
         played = self._transact(play)
         if played is None:
             return False
-        self._keep(table_id, *played)
+        self._keep(table_id, *played, owned=True)
         return True
+
+    def automatic_due(self, table_id: str) -> bool:
+        """Whether a bot or the dealer acts next in the table kept here (true when it is
+        not kept: look)."""
+        kept = self.kept(table_id, 0, shared=True)
+        if kept is None:
+            return True
+        return _next(kept[0]) in ("bot", "chance")
 
 
 def automatic_action(
@@ -809,75 +1065,104 @@ def automatic_action(
     return table.bot_action(make_bot(label, seed))
 
 
-class _Waiting:
-    """One job waiting for a group commit, and then its outcome."""
-
-    def __init__(self, job: Callable[[Connection], Any]) -> None:
-        self.job = job
-        self.done = False
-        self.value: Any = None
-        self.error: BaseException | None = None
+#: What a writer's job hands back: its value, or the error that undid it.
+Done = Callable[[Any, BaseException | None], None]
 
 
-class _GroupCommit:
-    """The writes of one process's threads to SQLite, committed in groups.
+class _Writer:
+    """The one thread of a process that writes to SQLite, committing in groups.
 
     SQLite has one writer at a time, and a durable commit (``synchronous=FULL``) waits for
-    the disk (an fsync: milliseconds). So the writes that arrive while a transaction is
-    being committed wait, and the next transaction takes all of them: each job runs in a
-    savepoint of its own (its failure undoes only its writes) and one commit makes them
-    all durable. A job's caller returns only after that commit. The thread that finds no
-    commit under way leads the next one; there is no thread of its own.
+    the disk (an fsync: milliseconds). So jobs are queued here, from any thread, and the
+    writer takes all those waiting in one transaction: each job runs in a savepoint of its
+    own (its failure undoes only its writes), and one commit makes them all durable. Each
+    job's ``done`` is called after that commit (or the failure), from the writer's thread:
+    an event loop queues a write and is told when it is durable, without a thread of its
+    own waiting for it.
     """
 
-    def __init__(self, begin: Callable[[], AbstractContextManager[Connection]]) -> None:
+    def __init__(self, begin: Callable[[], AbstractContextManager[_Cursor]]) -> None:
         self._begin = begin
+        self._jobs: deque[tuple[Callable[[_Cursor], Any], Done]] = deque()
         self._condition = threading.Condition()
-        self._waiting: list[_Waiting] = []
-        self._leading = False
+        self._closed = False
+        self._thread = threading.Thread(target=self._work, name="high-society-writer", daemon=True)
+        self._thread.start()
 
-    def run(self, job: Callable[[Connection], T]) -> T:
-        mine = _Waiting(job)
+    def put(self, job: Callable[[_Cursor], Any], done: Done) -> None:
+        """Queue ``job``; ``done(value, error)`` follows its commit.
+
+        Raises:
+            RuntimeError: the writer is closed.
+        """
         with self._condition:
-            self._waiting.append(mine)
-            while self._leading and not mine.done:
-                self._condition.wait()
-            if not mine.done:
-                self._leading = True
-                group, self._waiting = self._waiting, []
-        if not mine.done:
-            try:
-                self._commit(group)
-            finally:
-                with self._condition:
-                    self._leading = False
-                    self._condition.notify_all()
-        if mine.error is not None:
-            raise mine.error
-        value: T = mine.value
-        return value
+            if self._closed:
+                raise RuntimeError("the store is closed")
+            self._jobs.append((job, done))
+            self._condition.notify()
 
-    def _commit(self, group: list[_Waiting]) -> None:
-        try:
-            with self._begin() as conn:
-                if len(group) == 1:  # alone: its failure undoes the transaction
-                    group[0].value = group[0].job(conn)
+    def run(self, job: Callable[[_Cursor], T]) -> T:
+        """``job``'s value once committed (blocking), or its error raised here."""
+        finished = threading.Event()
+        outcome: list[tuple[Any, BaseException | None]] = []
+
+        def done(value: Any, error: BaseException | None) -> None:
+            outcome.append((value, error))
+            finished.set()
+
+        self.put(job, done)
+        finished.wait()
+        value, error = outcome[0]
+        if error is not None:
+            raise error
+        result: T = value
+        return result
+
+    def close(self) -> None:
+        """Commit what is queued, then stop the thread."""
+        with self._condition:
+            self._closed = True
+            self._condition.notify()
+        self._thread.join()
+
+    def _work(self) -> None:
+        while True:
+            with self._condition:
+                while not self._jobs and not self._closed:
+                    self._condition.wait()
+                if not self._jobs:
                     return
-                for waiting in group:
-                    savepoint = conn.begin_nested()
-                    try:
-                        waiting.value = waiting.job(conn)
-                    except BaseException as error:
-                        savepoint.rollback()
-                        waiting.error = error
-                    else:
-                        savepoint.commit()
-        except BaseException as error:  # a lone job or the commit failed: nothing is written
-            for waiting in group:
-                waiting.error = error
-        finally:
-            for waiting in group:
-                waiting.done = True
+                group = list(self._jobs)
+                self._jobs.clear()
+            results = self._commit([job for job, _ in group])
+            for (_, done), (value, error) in zip(group, results, strict=True):
+                try:
+                    done(value, error)
+                except Exception:  # a caller's callback: never the writer's end
+                    log.exception("a write's callback failed")
+
+    def _commit(
+        self, group: list[Callable[[_Cursor], Any]]
+    ) -> list[tuple[Any, BaseException | None]]:
+        results: list[tuple[Any, BaseException | None]] = []
+        try:
+            with self._begin() as cursor:
+                if len(group) == 1:  # alone: its failure undoes the transaction
+                    results.append((group[0](cursor), None))
+                else:
+                    for job in group:
+                        cursor.plain("SAVEPOINT hs_job")
+                        try:
+                            value = job(cursor)
+                        except Exception as error:
+                            cursor.plain("ROLLBACK TO SAVEPOINT hs_job")
+                            results.append((None, error))
+                        else:
+                            results.append((value, None))
+                        cursor.plain("RELEASE SAVEPOINT hs_job")
+        except Exception as error:  # a lone job or the commit failed: nothing is written
+            return [(None, error) for _ in group]
+        return results
 
 
 @contextmanager
@@ -889,11 +1174,11 @@ def _quietly() -> Iterator[None]:
         log.debug("ignored while closing: %s", error)
 
 
-def _sqlite_transactions(engine: Engine, busy_seconds: float) -> None:
+def _sqlite_connections(engine: Engine, busy_seconds: float) -> None:
     """SQLite as a server's store: write-ahead logging (readers do not wait for the
-    writer), a busy timeout, foreign keys, and transactions begun by us: ``BEGIN
-    IMMEDIATE`` for a writing one (it takes the write lock first, so two writers queue
-    instead of one failing when it upgrades), ``BEGIN`` for a reading one."""
+    writer), a busy timeout, foreign keys, durable commits, and transactions begun by us
+    (``BEGIN IMMEDIATE`` for a writing one, which takes the write lock first, so two
+    writers queue instead of one failing when it upgrades; ``BEGIN`` for a reading one)."""
 
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -906,6 +1191,6 @@ def _sqlite_transactions(engine: Engine, busy_seconds: float) -> None:
         cursor.close()
 
     @event.listens_for(engine, "begin")
-    def on_begin(conn: Connection) -> None:
+    def on_begin(conn: sa.engine.Connection) -> None:  # the schema's transaction
         write = conn.get_execution_options().get("hs_write", False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")

@@ -17,6 +17,7 @@ import inspect
 import itertools
 import sys
 from collections.abc import Callable, Collection, Iterator, Mapping
+from fractions import Fraction
 from types import CodeType
 
 import attrs
@@ -167,19 +168,39 @@ def small_game_ends() -> Iterator[Inputs]:
             yield {"state": GameState(SMALL, players, (), phase=Phase.OVER, removed=removed)}
 
 
-def small_game_rankings() -> Iterator[Inputs]:
-    """Every input ``result`` gives ``winners`` at the ends of :data:`SMALL` with 3 seats
-    (:func:`small_game_ends`): each seat's status and breakdown from the status cards it
-    owns (4^5 = 1,024 ways to share the 5 cards among the seats and nobody), each seat's
-    money 0 to 7 (the sums of the subsets of 1, 2, 4; 8^3): 524,288 inputs."""
-    for owners in itertools.product(range(BID_SEATS + 1), repeat=len(SMALL.deck)):
-        breakdowns = tuple(
-            status_of(sort_cards(c for c, o in zip(SMALL.deck, owners, strict=True) if o == seat))
-            for seat in range(BID_SEATS)
-        )
-        scores = tuple(b.status for b in breakdowns)
-        for money in itertools.product(range(sum(SMALL.money) + 1), repeat=BID_SEATS):
-            yield {"scores": scores, "money": money, "breakdowns": breakdowns}
+def _dense_rankings(seats: int) -> list[tuple[int, ...]]:
+    """Every weak order of ``seats`` seats as dense ranks: the values used are 0 to k - 1."""
+    return [
+        ranks
+        for ranks in itertools.product(range(seats), repeat=seats)
+        if set(ranks) == set(range(max(ranks) + 1))
+    ]
+
+
+#: A breakdown whose top luxury card has value ``r`` (none for 0), by rank.
+_TOP = [status_of([StatusCard.luxury(r)] if r else []) for r in range(5)]
+
+
+def every_ranking(max_seats: int = 5) -> Iterator[Inputs]:
+    """Every input of ``winners``, up to two changes that change neither its answer nor
+    any of its conditions (docs/verification.md):
+
+    - ``winners`` and its conditions only compare statuses with statuses, money with money
+      and top luxury cards with top luxury cards (``==``, ``<``, ``max``, ``min``), so
+      each of the three can be replaced by its dense rank (0 for the least, ...);
+    - they treat seats alike (the answer is the set of winners, in ascending order), so
+      the seats can be renumbered so that the statuses are in ascending order.
+
+    So: 1 to 5 seats; statuses every ascending dense ranking; money and top luxury card
+    (the ranks as card values, 0 for none) every dense ranking each: 4,728,591 inputs."""
+    for seats in range(1, max_seats + 1):
+        orders = _dense_rankings(seats)
+        for score_ranks in (o for o in orders if list(o) == sorted(o)):
+            scores = tuple(Fraction(r) for r in score_ranks)
+            for money in orders:
+                for tops in orders:
+                    breakdowns = tuple(_TOP[r] for r in tops)
+                    yield {"scores": scores, "money": money, "breakdowns": breakdowns}
 
 
 @attrs.frozen
@@ -206,9 +227,9 @@ ENUMERATIONS: dict[tuple[str, str], Enumeration] = {
         in_gate=False,
     ),
     ("high_society.scoring", "winners"): Enumeration(
-        small_game_rankings,
-        "every input result gives it at the ends of the small game (money 1, 2, 4), 3 seats"
-        " (10 CPU s)",
+        every_ranking,
+        "every input, up to ranks and the seats' order: 1 to 5 seats, every ascending"
+        " ranking of statuses, every ranking of money and of top luxury cards",
         in_gate=False,
     ),
     ("high_society.rules", "_check_bid"): Enumeration(

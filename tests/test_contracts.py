@@ -37,7 +37,7 @@ from high_society.errors import Reason
 from high_society.invariants import cards_in_place
 from high_society.scoring import StatusBreakdown, status_of
 from verification import enumeration
-from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line
+from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line, crash_report
 from verification.crosshair_entry import STATS
 from verification.enumeration import (
     check,
@@ -327,3 +327,7 @@ def test_the_deep_report_reads_path_counts_and_crashes() -> None:
     ]
     assert crash_line(crash) == crash[-1]
     assert crash_line(crash[:1]) is None
+    report = crash_report("winners", "high_society.scoring.winners", "60", crash)
+    assert report[0].startswith("CrossHair 0.0.113 crashed on winners, Python 3.")
+    assert "--per_condition_timeout=60 high_society.scoring.winners" in report[1]
+    assert report[2:] == crash[1:]

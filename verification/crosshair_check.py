@@ -34,6 +34,7 @@ A crash inside CrossHair fails the gate (its output is not a report); in the dee
 a verdict of its own and does not fail the run.
 """
 
+import importlib.metadata
 import os
 import re
 import subprocess
@@ -156,6 +157,23 @@ def crash_line(lines: list[str]) -> str | None:
     return errors[-1] if errors else "a traceback without an error line"
 
 
+def crash_report(function: str, target: str, seconds: str, lines: list[str]) -> list[str]:
+    """What to file upstream when CrossHair crashes on ``function``: the versions, the
+    command that reproduces it, and the end of the traceback."""
+    start = max(i for i, line in enumerate(lines) if line.startswith("Traceback"))
+    command = (
+        "PYTHONHASHSEED=0 CROSSHAIR_SMT_RLIMIT="
+        f"{SMT_RLIMIT} python -m verification.crosshair_entry check --analysis_kind=PEP316"
+        f" --report_all --per_condition_timeout={seconds} {target}"
+    )
+    return [
+        f"CrossHair {importlib.metadata.version('crosshair-tool')} crashed on {function},"
+        f" Python {sys.version.split()[0]}, z3 {importlib.metadata.version('z3-solver')}",
+        f"reproduce: {command}",
+        *lines[start:][-15:],
+    ]
+
+
 def _module(path: str) -> str:
     return path.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
@@ -265,6 +283,7 @@ def main(argv: list[str]) -> int:
     verdicts: dict[tuple[str, int], str] = {}
     stats: dict[tuple[str, int], tuple[int, str, float]] = {}
     crashed: dict[str, str] = {}
+    reports: dict[str, list[str]] = {}
     if deep:
         rest = argv[1:]
         seconds = rest.pop(0) if rest and not rest[0].startswith("-") else "60"
@@ -279,6 +298,8 @@ def main(argv: list[str]) -> int:
                 stats |= _read(lines, failures, verdicts)
             else:  # keep what it reported before it crashed; the rest is "crashed"
                 crashed[name] = crash
+                target = next(_target(p, n) for p, ns in TARGETS.items() for n in ns if n == name)
+                reports[name] = crash_report(name, target, seconds, lines)
                 stats |= _read(lines, [], verdicts)
     else:
         bounds, lines = _run_gate(int(argv[0]) if argv else ITERATIONS)
@@ -344,6 +365,8 @@ def main(argv: list[str]) -> int:
     print(f"CrossHair took {time.perf_counter() - began:.0f} s")
     for name, crash in crashed.items():
         print(f"CROSSHAIR CRASHED on {name} (its other verdicts are kept): {crash}")
+        for line in reports[name]:
+            print(f"    {line}")
     for failure in failures:
         print(f"FAILED: {failure}")
     return 1 if failures else 0

@@ -265,11 +265,17 @@ def _enumerations(
     return found
 
 
-def _enumerated(outcome: Outcome | None) -> str:
+def _whole(function: str) -> bool:
+    return any(run.whole for (_, name), run in ENUMERATIONS.items() if name == function)
+
+
+def _enumerated(outcome: Outcome | None, whole: bool = True) -> str:
     if outcome is None:
         return ""
     if outcome.counterexample is not None:
         return "REFUTED by enumeration"
+    if not whole:  # a part of the domain: evidence, not a confirmation
+        return f"holds on {outcome.inputs:,} explored inputs (a part of its domain)"
     return f"confirmed by enumeration over {outcome.inputs:,} inputs"
 
 
@@ -315,8 +321,8 @@ def main(argv: list[str]) -> int:
     tally = {CONFIRMED: 0, NOT_REFUTED: 0, REFUTED: 0, CRASHED: 0}
     by_enumeration = sum(
         1
-        for (_, condition), outcome in enumerated.items()
-        if condition.startswith("post:") and outcome.counterexample is None
+        for (function, condition), outcome in enumerated.items()
+        if condition.startswith("post:") and outcome.counterexample is None and _whole(function)
     )
     for path, found in conditions.items():
         for number, (function, text) in found.items():
@@ -338,7 +344,8 @@ def main(argv: list[str]) -> int:
             if deep:
                 paths, _, cpu = stats.get((path, number), (0, "", 0.0))
                 shown_paths = f"{paths:>6} {cpu:>6.0f}" if paths else f"{'':>6} {'':>6}"
-                print(f"  {function:10} {shown:28} {shown_paths}  {_enumerated(outcome)}")
+                enumerated_as = _enumerated(outcome, _whole(function))
+                print(f"  {function:10} {shown:28} {shown_paths}  {enumerated_as}")
                 if shown == CRASHED:
                     print(f"  {'':10} {crashed[function][:110]}")
                 print(f"  {'':10} {text[:110]}")
@@ -346,7 +353,7 @@ def main(argv: list[str]) -> int:
                 shown = f"{shown} in {bounds[function]}" if shown == NOT_REFUTED else shown
                 print(f"  {function:10} {shown:28} {text[:88]}")
                 if outcome is not None:
-                    print(f"  {'':10} {_enumerated(outcome)}")
+                    print(f"  {'':10} {_enumerated(outcome, _whole(function))}")
     counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n or k != CRASHED)
     print(f"  CrossHair: {counts}")
     print(f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed, over:")

@@ -1,13 +1,14 @@
 """Plant a misreading of the rules, one at a time, and see which rule-based check catches it.
 
 Each :data:`MISREADINGS` entry replaces a piece of the engine's code (it must occur exactly
-once) in a copy of the project's files, then runs there only the checks that stand on the
-rules, each in a process of its own:
+once) in a copy of the project's files at the commit checked out (``HEAD``), then runs
+there only the checks that stand on the rules, each in a process of its own:
 
 - ``tests/test_rulings.py`` and ``tests/test_scoring.py`` (examples, one or more per ruling);
 - the property tests of the rules (:data:`PROPERTY_TESTS`), under the ``ci`` profile;
 - the exhaustive explorer (``verification.explore``);
-- the enumerations of the contracts (``verification.enumeration``).
+- the enumerations of the contracts over their whole domains (``verification.enumeration``;
+  ``winners`` up to 4 seats).
 
 Left out on purpose: the batch engine's differential tests and fixed-seed snapshots (they
 compare with a second reading of the same authors, or with the past), and CrossHair (too
@@ -20,7 +21,6 @@ checks that failed. Not in CI.
 
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -166,20 +166,26 @@ MISREADINGS = (
 )
 
 
-def _copy(into: Path) -> None:
-    """The project's files (tracked, or new and not ignored), as in the work tree."""
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode()
-    for name in filter(None, listed.split("\0")):
-        source = ROOT / name
-        if source.is_file():
-            target = into / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
+def _copy(into: Path, commit: str) -> None:
+    """The project's files at ``commit`` (a fixed commit: the work tree may change while
+    the misreadings run)."""
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", commit], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+
+
+#: The enumerations of the contracts whose domain is whole; ``winners`` up to 4 seats (its
+#: 5 seats take minutes), the explored transitions left to the explorer.
+_ENUMERATE = """
+from verification.enumeration import ENUMERATIONS, check, every_ranking, function_named
+for (module, name), run in ENUMERATIONS.items():
+    if run.whole:
+        inputs = (lambda: every_ranking(4)) if name == "winners" else run.inputs
+        for outcome in check(function_named(module, name), inputs):
+            if outcome.counterexample is not None:
+                print("REFUTED", name, outcome.condition)
+"""
 
 
 def _replace(root: Path, path: str, old: str, new: str) -> None:
@@ -207,11 +213,11 @@ def _pytest_failures(root: Path, *paths: str) -> list[str]:
     return failed
 
 
-def catches(misreading: Misreading) -> dict[str, list[str]]:
-    """The checks that fail with ``misreading`` planted: check -> what failed."""
+def catches(misreading: Misreading, commit: str = "HEAD") -> dict[str, list[str]]:
+    """The checks that fail with ``misreading`` planted in ``commit``: check -> what failed."""
     with tempfile.TemporaryDirectory(prefix="high-society-plant-") as folder:
         root = Path(folder)
-        _copy(root)
+        _copy(root, commit)
         _replace(root, misreading.path, misreading.old, misreading.new)
         for path, old, new in misreading.also:
             _replace(root, path, old, new)
@@ -226,9 +232,9 @@ def catches(misreading: Misreading) -> dict[str, list[str]]:
         if explored.returncode != 0:
             problems = [line.strip() for line in explored.stdout.splitlines() if "PROBLEM" in line]
             found["explorer"] = [p[:160] for p in problems[:3]] or [explored.stderr[-300:]]
-        enumerated = _run(root, "-m", "verification.enumeration")
-        if enumerated.returncode != 0:
-            refuted = [line.strip() for line in enumerated.stdout.splitlines() if "REFUTED" in line]
+        enumerated = _run(root, "-c", _ENUMERATE)
+        refuted = [line.strip() for line in enumerated.stdout.splitlines() if "REFUTED" in line]
+        if refuted or enumerated.returncode != 0:
             found["enumeration"] = [r[:160] for r in refuted[:4]] or [enumerated.stderr[-300:]]
         return found
 
@@ -238,9 +244,14 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["--jobs"]:
         jobs, argv = int(argv[1]), argv[2:]
     chosen = [m for m in MISREADINGS if not argv or m.name in argv]
+    commit = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    print(f"planted in commit {commit[:12]}, one misreading at a time", flush=True)
     missed = 0
     with ThreadPoolExecutor(jobs) as pool:  # each check is a process of its own
-        for misreading, found in zip(chosen, pool.map(catches, chosen), strict=True):
+        found_all = pool.map(lambda m: catches(m, commit), chosen)
+        for misreading, found in zip(chosen, found_all, strict=True):
             caught = ", ".join(found) or "NOTHING"
             print(f"{misreading.rule}  {misreading.name}: caught by {caught}")
             for check, what in found.items():

@@ -94,8 +94,8 @@ def tie_at(draw: st.DrawFn, step: str) -> GameState:
     else:
         luxury_a = list(draw(st.lists(st.sampled_from(pool), min_size=1, max_size=4, unique=True)))
         rest = [v for v in pool if v not in luxury_a]
-        # b's luxury sum, so that the statuses tie: the same, or 5 less when a holds Passé
-        # (the Passé is then a's), or half when a holds Scandale (a's sum even) (with the same prestige).
+        # b's luxury sum, so that the statuses tie (the same prestige): the same, or 5 less
+        # when a holds Passé, or half when a holds Scandale (a's sum even).
         shift = draw(st.sampled_from(("same", "passe", "scandale")))
         target = {
             "same": sum(luxury_a),

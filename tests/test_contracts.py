@@ -45,6 +45,7 @@ from verification.enumeration import (
     seat_card_sets,
     small_game_bids,
     small_game_ends,
+    top_breakdown,
 )
 from verification.small_game import SMALL_GAME
 
@@ -283,9 +284,7 @@ def test_the_ranking_domain_loses_nothing_of_winners() -> None:
         r_scores, r_money, r_tops = _ranks(scores), _ranks(money), _ranks(tops)
         low_scores = tuple(Fraction(r_scores[i]) for i in seat_of)
         low_money = tuple(r_money[i] for i in seat_of)
-        low_breakdowns = tuple(
-            status_of([StatusCard.luxury(r_tops[i])] if r_tops[i] else []) for i in seat_of
-        )
+        low_breakdowns = tuple(top_breakdown(r_tops[i]) for i in seat_of)
         assert (low_scores, low_money, tuple(b.luxury_cards for b in low_breakdowns)) in domain
         won = scoring.winners(scores, money, breakdowns)
         won_reduced = scoring.winners(low_scores, low_money, low_breakdowns)

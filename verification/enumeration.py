@@ -40,7 +40,7 @@ from high_society import (
     sort_cards,
 )
 from high_society.cards import LUXURY
-from high_society.scoring import status_of
+from high_society.scoring import StatusBreakdown, status_of
 from verification.small_game import SMALL_GAME
 
 #: A function's input, by parameter name.
@@ -193,8 +193,14 @@ def _dense_rankings(seats: int) -> list[tuple[int, ...]]:
     ]
 
 
-#: A breakdown whose top luxury card has value ``r`` (none for 0), by rank.
-_TOP = [status_of([StatusCard.luxury(r)] if r else []) for r in range(5)]
+def top_breakdown(rank: int) -> StatusBreakdown:
+    """A breakdown whose top luxury card has rank ``rank`` among 0 to 4: none for 0, else
+    Luxury 2 x ``rank`` beside Luxury 1 (a lower card, the same for all: a reading of R12
+    that looked at any card but the top one would find ties the rule does not have)."""
+    return _TOP[rank]
+
+
+_TOP = [status_of([StatusCard.LUXURY_1, StatusCard.luxury(2 * r)] if r else []) for r in range(5)]
 
 
 def every_ranking(max_seats: int = 5) -> Iterator[Inputs]:
@@ -208,7 +214,7 @@ def every_ranking(max_seats: int = 5) -> Iterator[Inputs]:
       the seats can be renumbered so that the statuses are in ascending order.
 
     So: 1 to 5 seats; statuses every ascending dense ranking; money and top luxury card
-    (the ranks as card values, 0 for none) every dense ranking each: 4,728,591 inputs."""
+    (:func:`top_breakdown` of each rank) every dense ranking each: 4,728,591 inputs."""
     for seats in range(1, max_seats + 1):
         orders = _dense_rankings(seats)
         for score_ranks in (o for o in orders if list(o) == sorted(o)):

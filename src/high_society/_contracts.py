@@ -360,4 +360,3 @@ def tied_seats_share_the_win(
         for i in range(len(money))
         if i not in out
     )
-

@@ -8,6 +8,7 @@ not as the engine's sort key; the statuses against R11, computed here too."""
 
 import functools
 import itertools
+from collections.abc import Callable
 from fractions import Fraction
 
 import attrs
@@ -47,12 +48,12 @@ def r12(state: GameState) -> tuple[list[int], str | None]:
     field = [seat for seat, m in enumerate(money) if m != poorest]  # R10: cast out
     if len(field) <= 1:
         return field, None
-    steps = {
+    steps: dict[str, Callable[[int], Fraction]] = {
         "status": lambda seat: r11(list(state.players[seat].status_cards)),
-        "money": lambda seat: money[seat],
+        "money": lambda seat: Fraction(money[seat]),
         # "the single most valuable luxury card (none counts as 0)"
-        "luxury": lambda seat: max(
-            [c.luxury_value for c in state.players[seat].status_cards if c.is_luxury] or [0]
+        "luxury": lambda seat: Fraction(
+            max([c.luxury_value for c in state.players[seat].status_cards if c.is_luxury] or [0])
         ),
     }
     for name, value in steps.items():

@@ -275,7 +275,7 @@ def _enumerated(outcome: Outcome | None, whole: bool = True) -> str:
     if outcome.counterexample is not None:
         return "REFUTED by enumeration"
     if not whole:  # a part of the domain: evidence, not a confirmation
-        return f"holds on {outcome.inputs:,} explored inputs (a part of its domain)"
+        return f"holds on all {outcome.inputs:,} inputs (a part of its domain)"
     return f"confirmed by enumeration over {outcome.inputs:,} inputs"
 
 
@@ -356,7 +356,10 @@ def main(argv: list[str]) -> int:
                     print(f"  {'':10} {_enumerated(outcome, _whole(function))}")
     counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n or k != CRASHED)
     print(f"  CrossHair: {counts}")
-    print(f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed, over:")
+    print(
+        f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed over a"
+        " whole domain; the domains:"
+    )
     for (_, name), run in ENUMERATIONS.items():
         if (deep or run.in_gate) and name in bounds:
             print(f"    {name}: {run.domain}")

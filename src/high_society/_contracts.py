@@ -346,7 +346,7 @@ def tied_seats_share_the_win(
     """R12: somebody wins unless everyone is cast out, and every seat not cast out that
     ties a winner on status, money and top luxury card wins too (ascending seats)."""
     if len(set(out)) == len(money):
-        return winners == ()
+        return not winners
     if not winners or list(winners) != sorted(set(winners)):
         return False
     w = winners[0]

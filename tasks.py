@@ -163,7 +163,7 @@ def docs() -> None:
 
 
 def verify() -> None:
-    """docs/verification.md: every reachable state of two small games (with the boundary of
+    """docs/verification.md: every reachable state of three small games (with the boundary of
     ``state_problems``), then the CrossHair contracts, bounded by paths, not seconds: the
     verdict does not depend on the machine's load."""
     run(PY, "-m", "verification.explore")

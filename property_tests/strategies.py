@@ -117,6 +117,12 @@ class Game:
     states: tuple[GameState, ...]
     actions: tuple[Action, ...]
 
+    def __repr__(self) -> str:
+        # The first state and the actions rebuild the game; the repr of every state of a
+        # standard game is over 100 kB, which Hypothesis warns about when it prints one.
+        players, config = self.first.num_players, self.first.config
+        return f"Game(players={players}, config={config!r}, actions={self.actions!r})"
+
     @property
     def first(self) -> GameState:
         return self.states[0]

@@ -10,6 +10,7 @@ verdicts depend on the input alone (no time budget).
 
 import json
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,9 @@ def _would_write(meta: dict[str, JSON]) -> str:
     return "\n".join([*head, line, rest])
 
 
+# Its examples are meant to be large (up to the reader's limits): Hypothesis warns when it
+# prints one, which would hide the failure it prints it for.
+@pytest.mark.filterwarnings("ignore:Generating overly large repr")
 @settings(max_examples=100)  # a few megabytes each: the ci profile's 500 would take minutes
 @given(_META)
 def test_the_reader_accepts_what_the_writer_accepts_and_no_more(meta: dict[str, JSON]) -> None:

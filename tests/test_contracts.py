@@ -9,6 +9,7 @@ import ast
 import builtins
 import inspect
 import itertools
+import random
 import subprocess
 import sys
 import typing
@@ -34,15 +35,17 @@ from high_society import (
 from high_society._contracts import r11_status  # the contract broken_status_of copies
 from high_society.errors import Reason
 from high_society.invariants import cards_in_place
-from high_society.scoring import StatusBreakdown, result, status_of
-from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line
+from high_society.scoring import StatusBreakdown, status_of
+from verification import enumeration
+from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line, crash_report
 from verification.crosshair_entry import STATS
 from verification.enumeration import (
     check,
+    every_ranking,
     seat_card_sets,
     small_game_bids,
     small_game_ends,
-    small_game_rankings,
+    top_breakdown,
 )
 from verification.small_game import SMALL_GAME
 
@@ -251,14 +254,54 @@ def test_the_end_domain_holds_ends_of_the_small_game() -> None:
     assert {len(p.status_cards) for s in sample for p in s.players} == set(range(6))
 
 
-def test_the_ranking_domain_is_what_result_gives_winners_at_those_ends() -> None:
-    # Two blocks of 512 (two ways to share the status cards, every money): the inputs are
-    # exactly the (scores, money) that result computes on the same ends.
-    ends = [cast(GameState, i["state"]) for i in itertools.islice(small_game_ends(), 1024)]
-    rankings = list(itertools.islice(small_game_rankings(), 1024))
-    from_result = {(result(s).scores, result(s).money) for s in ends}
-    assert from_result == {(i["scores"], i["money"]) for i in rankings}
-    assert len(from_result) == 1024
+def _ranks(values: Sequence[object]) -> tuple[int, ...]:
+    order = sorted(set(values))  # type: ignore[type-var]
+    return tuple(order.index(v) for v in values)
+
+
+def test_the_ranking_domain_loses_nothing_of_winners() -> None:
+    # every_ranking's argument, checked on inputs it does not hold: statuses in halves,
+    # money and luxury cards of the game, any order of seats. Each maps to its domain's
+    # input by ranks and by seats sorted by status; the winners map along, and every
+    # condition of winners has the same truth on both.
+    rng = random.Random(23)
+    domain = {
+        (i["scores"], i["money"], tuple(b.luxury_cards for b in i["breakdowns"]))  # type: ignore[attr-defined]
+        for i in every_ranking(4)
+    }
+    namespace = vars(scoring)
+    texts = [text for kind, text in enumeration.conditions(scoring.winners) if kind == "post"]
+    for _ in range(3_000):
+        seats = rng.randint(1, 4)
+        scores = tuple(Fraction(rng.randint(-20, 20), rng.choice((1, 2))) for _ in range(seats))
+        money = tuple(rng.choice((0, 3, 7, 7, 12, 40)) for _ in range(seats))
+        breakdowns = tuple(
+            status_of(sort_cards(StatusCard.luxury(v) for v in rng.sample(range(1, 11), k)))
+            for k in (rng.choice((0, 1, 1, 2)) for _ in range(seats))
+        )
+        tops = [max((c.luxury_value for c in b.luxury_cards), default=0) for b in breakdowns]
+        seat_of = sorted(range(seats), key=lambda i: scores[i])  # new seat j is old seat_of[j]
+        r_scores, r_money, r_tops = _ranks(scores), _ranks(money), _ranks(tops)
+        low_scores = tuple(Fraction(r_scores[i]) for i in seat_of)
+        low_money = tuple(r_money[i] for i in seat_of)
+        low_breakdowns = tuple(top_breakdown(r_tops[i]) for i in seat_of)
+        assert (low_scores, low_money, tuple(b.luxury_cards for b in low_breakdowns)) in domain
+        won = scoring.winners(scores, money, breakdowns)
+        won_reduced = scoring.winners(low_scores, low_money, low_breakdowns)
+        assert sorted(seat_of[j] for j in won_reduced) == list(won)
+        original = {"scores": scores, "money": money, "breakdowns": breakdowns}
+        reduced = {"scores": low_scores, "money": low_money, "breakdowns": low_breakdowns}
+        for text in texts:
+            truth = [
+                eval(text, {**namespace, **inputs, "__return__": answer})  # our own docstrings
+                for inputs, answer in ((original, won), (reduced, won_reduced))
+            ]
+            assert truth[0] == truth[1], text
+
+
+def test_the_ranking_domain_counts_every_weak_order() -> None:
+    # Weak orders of n seats: 1, 3, 13, 75 (the Fubini numbers); statuses ascending only.
+    assert sum(1 for _ in every_ranking(4)) == 1 * 1 * 1 + 2 * 3 * 3 + 4 * 13 * 13 + 8 * 75 * 75
 
 
 def test_the_deep_report_reads_path_counts_and_crashes() -> None:
@@ -283,3 +326,7 @@ def test_the_deep_report_reads_path_counts_and_crashes() -> None:
     ]
     assert crash_line(crash) == crash[-1]
     assert crash_line(crash[:1]) is None
+    report = crash_report("winners", "high_society.scoring.winners", "60", crash)
+    assert report[0].startswith("CrossHair 0.0.113 crashed on winners, Python 3.")
+    assert "--per_condition_timeout=60 high_society.scoring.winners" in report[1]
+    assert report[2:] == crash[1:]

@@ -34,6 +34,7 @@ A crash inside CrossHair fails the gate (its output is not a report); in the dee
 a verdict of its own and does not fail the run.
 """
 
+import importlib.metadata
 import os
 import re
 import subprocess
@@ -156,6 +157,23 @@ def crash_line(lines: list[str]) -> str | None:
     return errors[-1] if errors else "a traceback without an error line"
 
 
+def crash_report(function: str, target: str, seconds: str, lines: list[str]) -> list[str]:
+    """What to file upstream when CrossHair crashes on ``function``: the versions, the
+    command that reproduces it, and the end of the traceback."""
+    start = max(i for i, line in enumerate(lines) if line.startswith("Traceback"))
+    command = (
+        "PYTHONHASHSEED=0 CROSSHAIR_SMT_RLIMIT="
+        f"{SMT_RLIMIT} python -m verification.crosshair_entry check --analysis_kind=PEP316"
+        f" --report_all --per_condition_timeout={seconds} {target}"
+    )
+    return [
+        f"CrossHair {importlib.metadata.version('crosshair-tool')} crashed on {function},"
+        f" Python {sys.version.split()[0]}, z3 {importlib.metadata.version('z3-solver')}",
+        f"reproduce: {command}",
+        *lines[start:][-15:],
+    ]
+
+
 def _module(path: str) -> str:
     return path.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
@@ -247,11 +265,17 @@ def _enumerations(
     return found
 
 
-def _enumerated(outcome: Outcome | None) -> str:
+def _whole(function: str) -> bool:
+    return any(run.whole for (_, name), run in ENUMERATIONS.items() if name == function)
+
+
+def _enumerated(outcome: Outcome | None, whole: bool = True) -> str:
     if outcome is None:
         return ""
     if outcome.counterexample is not None:
         return "REFUTED by enumeration"
+    if not whole:  # a part of the domain: evidence, not a confirmation
+        return f"holds on all {outcome.inputs:,} inputs (a part of its domain)"
     return f"confirmed by enumeration over {outcome.inputs:,} inputs"
 
 
@@ -265,6 +289,7 @@ def main(argv: list[str]) -> int:
     verdicts: dict[tuple[str, int], str] = {}
     stats: dict[tuple[str, int], tuple[int, str, float]] = {}
     crashed: dict[str, str] = {}
+    reports: dict[str, list[str]] = {}
     if deep:
         rest = argv[1:]
         seconds = rest.pop(0) if rest and not rest[0].startswith("-") else "60"
@@ -279,6 +304,8 @@ def main(argv: list[str]) -> int:
                 stats |= _read(lines, failures, verdicts)
             else:  # keep what it reported before it crashed; the rest is "crashed"
                 crashed[name] = crash
+                target = next(_target(p, n) for p, ns in TARGETS.items() for n in ns if n == name)
+                reports[name] = crash_report(name, target, seconds, lines)
                 stats |= _read(lines, [], verdicts)
     else:
         bounds, lines = _run_gate(int(argv[0]) if argv else ITERATIONS)
@@ -294,8 +321,8 @@ def main(argv: list[str]) -> int:
     tally = {CONFIRMED: 0, NOT_REFUTED: 0, REFUTED: 0, CRASHED: 0}
     by_enumeration = sum(
         1
-        for (_, condition), outcome in enumerated.items()
-        if condition.startswith("post:") and outcome.counterexample is None
+        for (function, condition), outcome in enumerated.items()
+        if condition.startswith("post:") and outcome.counterexample is None and _whole(function)
     )
     for path, found in conditions.items():
         for number, (function, text) in found.items():
@@ -317,7 +344,8 @@ def main(argv: list[str]) -> int:
             if deep:
                 paths, _, cpu = stats.get((path, number), (0, "", 0.0))
                 shown_paths = f"{paths:>6} {cpu:>6.0f}" if paths else f"{'':>6} {'':>6}"
-                print(f"  {function:10} {shown:28} {shown_paths}  {_enumerated(outcome)}")
+                enumerated_as = _enumerated(outcome, _whole(function))
+                print(f"  {function:10} {shown:28} {shown_paths}  {enumerated_as}")
                 if shown == CRASHED:
                     print(f"  {'':10} {crashed[function][:110]}")
                 print(f"  {'':10} {text[:110]}")
@@ -325,10 +353,13 @@ def main(argv: list[str]) -> int:
                 shown = f"{shown} in {bounds[function]}" if shown == NOT_REFUTED else shown
                 print(f"  {function:10} {shown:28} {text[:88]}")
                 if outcome is not None:
-                    print(f"  {'':10} {_enumerated(outcome)}")
+                    print(f"  {'':10} {_enumerated(outcome, _whole(function))}")
     counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n or k != CRASHED)
     print(f"  CrossHair: {counts}")
-    print(f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed, over:")
+    print(
+        f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed over a"
+        " whole domain; the domains:"
+    )
     for (_, name), run in ENUMERATIONS.items():
         if (deep or run.in_gate) and name in bounds:
             print(f"    {name}: {run.domain}")
@@ -344,6 +375,8 @@ def main(argv: list[str]) -> int:
     print(f"CrossHair took {time.perf_counter() - began:.0f} s")
     for name, crash in crashed.items():
         print(f"CROSSHAIR CRASHED on {name} (its other verdicts are kept): {crash}")
+        for line in reports[name]:
+            print(f"    {line}")
     for failure in failures:
         print(f"FAILED: {failure}")
     return 1 if failures else 0

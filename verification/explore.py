@@ -63,6 +63,8 @@ class Reduced:
     name: str
     players: int
     config: GameConfig
+    #: Corners the exploration must reach: a game that stops reaching one checks less.
+    must_reach: tuple[str, ...] = ()
 
 
 CONFIGS = (
@@ -81,6 +83,17 @@ CONFIGS = (
             money=(1,),
             deck=sort_cards([L(2), L(5), PRESTIGE, PRESTIGE, FAUX_PAS, PASSE, SCANDALE]),
         ),
+    ),
+    # All three prestige cards, Passé and Scandale: one seat can end with x8 and Passé
+    # (R11's order: (3 - 5) x 8, not 3 x 8 - 5, not x6), or with Scandale's half point.
+    Reduced(
+        "money 1; luxury 3, 3 prestige, Passé, Scandale",
+        3,
+        GameConfig(
+            money=(1,),
+            deck=sort_cards([L(3), PRESTIGE, PRESTIGE, PRESTIGE, PASSE, SCANDALE]),
+        ),
+        must_reach=("3 prestige and Passé", "half a point (Scandale)"),
     ),
 )
 
@@ -170,6 +183,13 @@ def explore(reduced: Reduced, max_problems: int = 10, stride: int = BOUNDARY_STR
             corners[f"{len(outcome.winners)} winners"] += 1
             if any(p.faux_pas_waits_for_luxury for p in state.players):
                 corners["pending Faux Pas at the end"] += 1
+            for p in state.players:
+                if p.status_cards.count(PRESTIGE) == 3:
+                    corners["3 prestige"] += 1
+                    if PASSE in p.status_cards:
+                        corners["3 prestige and Passé"] += 1
+            if any(s.denominator == 2 for s in outcome.scores):
+                corners["half a point (Scandale)"] += 1
         for action in legal:
             after = apply(state, action)
             transitions += 1
@@ -182,6 +202,7 @@ def explore(reduced: Reduced, max_problems: int = 10, stride: int = BOUNDARY_STR
                 queue.append(after)
         if attrs.astuple(state, recurse=True) != snapshot:
             report(state, ["apply changed its input"])
+    problems += [f"no end state reaches {c!r}" for c in reduced.must_reach if not corners[c]]
     ranked = _topological(order, successors)
     if len(ranked) != len(order):
         problems.append("the states reached form a cycle: some game would never end")

@@ -15,6 +15,7 @@ CrossHair can solve. :func:`cards_in_place` is public as
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Protocol
 
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, StatusCard, sort_cards
 from high_society.state import GameState, Phase, PlayerState
@@ -36,6 +37,7 @@ __all__ = [
     "hand_and_table_apart",
     "highest_bid_not_raised",
     "keeps_seats_and_removed",
+    "money_ties_go_to_top_luxury",
     "next_seat_is_in",
     "opens_auction_unless_over",
     "others_unchanged",
@@ -48,6 +50,7 @@ __all__ = [
     "spent_stays_spent",
     "status_ties_go_to_money",
     "takes_from_deck",
+    "tied_seats_share_the_win",
 ]
 
 
@@ -301,4 +304,59 @@ def status_ties_go_to_money(
         for w in winners
         for i in range(len(money))
         if i not in out and scores[i] == scores[w]
+    )
+
+
+class StatusBreakdownLike(Protocol):
+    """What R12 reads of a :class:`~high_society.scoring.StatusBreakdown` (which imports
+    this module, so it is not imported here)."""
+
+    @property
+    def luxury_cards(self) -> tuple[StatusCard, ...]: ...
+
+
+def _top_luxury(breakdown: StatusBreakdownLike) -> int:
+    return max((c.luxury_value for c in breakdown.luxury_cards), default=0)
+
+
+def money_ties_go_to_top_luxury(
+    scores: Sequence[Fraction],
+    money: Sequence[int],
+    breakdowns: Sequence[StatusBreakdownLike],
+    out: Sequence[int],
+    winners: Sequence[int],
+) -> bool:
+    """R12: no seat that is not cast out and has a winner's status and money owns a more
+    valuable single luxury card (none counts as 0)."""
+    return all(
+        _top_luxury(breakdowns[w]) >= _top_luxury(breakdowns[i])
+        for w in winners
+        for i in range(len(money))
+        if i not in out and scores[i] == scores[w] and money[i] == money[w]
+    )
+
+
+def tied_seats_share_the_win(
+    scores: Sequence[Fraction],
+    money: Sequence[int],
+    breakdowns: Sequence[StatusBreakdownLike],
+    out: Sequence[int],
+    winners: Sequence[int],
+) -> bool:
+    """R12: somebody wins unless everyone is cast out, and every seat not cast out that
+    ties a winner on status, money and top luxury card wins too (ascending seats)."""
+    if len(set(out)) == len(money):
+        return not winners
+    if not winners or list(winners) != sorted(set(winners)):
+        return False
+    w = winners[0]
+    return all(
+        (i in winners)
+        == (
+            scores[i] == scores[w]
+            and money[i] == money[w]
+            and _top_luxury(breakdowns[i]) == _top_luxury(breakdowns[w])
+        )
+        for i in range(len(money))
+        if i not in out
     )

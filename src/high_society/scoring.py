@@ -13,8 +13,10 @@ import attrs
 from high_society._contracts import (
     best_status_wins,
     cards_in_place,
+    money_ties_go_to_top_luxury,
     r11_status,
     status_ties_go_to_money,
+    tied_seats_share_the_win,
 )
 from high_society._text import short_repr
 from high_society.cards import LUXURY, StatusCard
@@ -260,6 +262,8 @@ def winners(
     post: __return__ == () or len(set(cast_out(money))) < len(money)
     post: best_status_wins(scores, cast_out(money), __return__)
     post: status_ties_go_to_money(scores, money, cast_out(money), __return__)
+    post: money_ties_go_to_top_luxury(scores, money, breakdowns, cast_out(money), __return__)
+    post: tied_seats_share_the_win(scores, money, breakdowns, cast_out(money), __return__)
     """
     out = set(cast_out(money))
     ranked = {

@@ -1,4 +1,4 @@
-"""Fuzzing every entry point that takes input from outside (issue 10).
+"""Fuzzing every entry point that takes input from outside.
 
 Each input must end in a result or a documented error: a :class:`RecordError` from the JSON
 and record functions, an :class:`IllegalActionError` from ``apply``, an

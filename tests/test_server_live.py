@@ -181,9 +181,12 @@ def test_a_person_plays_a_whole_game_in_a_browser_against_two_bots(data: Path) -
                 if page.locator("#status").get_attribute("data-turn") == "over":
                     break
                 number = page.locator("#status").get_attribute("data-number")
+                # A keyboard user finds their place on each turn: on the first thing they
+                # can do, though every control was disabled while the others played.
+                assert page.evaluate(FOCUSED) in {"hand", "discard-cards", "pass-button"}
                 discards = page.locator("#discard-cards button")
                 if page.locator("#discard").is_visible() and discards.count():
-                    discards.first.click()
+                    page.keyboard.press("Enter")  # on the first luxury card to discard
                 elif (
                     page.get_by_role("button", name="Pass").is_enabled() and turn % 3 != 0
                 ) or page.locator("#hand button").count() == 0:
@@ -229,6 +232,15 @@ def test_a_person_plays_a_whole_game_in_a_browser_against_two_bots(data: Path) -
             assert errors == []
         finally:
             browser.close()
+
+
+#: Where the keyboard is: the id of the hand or discard group holding the focused button,
+#: else the focused element's own id.
+FOCUSED = """(() => {
+    const active = document.activeElement;
+    const group = active.closest("#hand, #discard-cards");
+    return group ? group.id : active.id;
+})()"""
 
 
 def save(page: object, name: str) -> None:

@@ -228,6 +228,12 @@ function nameOf(payload, seat) {
 function render(mine, payload) {
   mine.payload = payload;
   const view = payload.view;
+  // The hand and discard buttons are rebuilt below, and every control is disabled while a
+  // move is sent: note where the keyboard was, to put it back.
+  const before = document.activeElement;
+  const place = before && before.closest && before.closest("#hand, #discard-cards")
+    ? {value: before.dataset.value, card: before.dataset.card}
+    : null;
   const me = view.players[payload.seat];
   // What the game waits for.
   let status;
@@ -326,6 +332,7 @@ function render(mine, payload) {
     }
   }
   updateChoice(mine);
+  keepFocus(mine, place);
 
   // What happened, told in words.
   const log = $("log");
@@ -362,6 +369,23 @@ function render(mine, payload) {
       ? "Winner: " + result.winners.map((s) => nameOf(payload, s)).join(" and ") + "."
       : "Nobody wins: everyone is cast out.";
   }
+}
+
+// A keyboard user keeps their place: the button they were on, rebuilt, if it still stands;
+// and on their turn, with focus nowhere (their controls were disabled while the move was
+// sent and the others played), the first thing they can do.
+function keepFocus(mine, place) {
+  const myTurn = mine.payload.legal !== null;
+  const enabled = (selector) => Array.from(document.querySelectorAll(selector)).find((b) => !b.disabled);
+  let target = null;
+  if (place && place.value !== undefined) target = enabled('#hand button[data-value="' + place.value + '"]');
+  else if (place && place.card !== undefined) target = enabled('#discard-cards button[data-card="' + place.card + '"]');
+  const active = document.activeElement;
+  const lost = !active || active === document.body || active.disabled || !active.getClientRects().length;
+  if (!target && myTurn && (place || lost)) {
+    target = enabled("#discard-cards button") || enabled("#hand button") || enabled("#pass-button");
+  }
+  if (target) target.focus();
 }
 
 function updateChoice(mine) {

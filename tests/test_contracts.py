@@ -334,6 +334,17 @@ def test_the_bid_domain_refutes_an_equal_bid_accepted() -> None:
     assert [o.counterexample for o in check(rules._check_bid, lambda: iter(first))] == [None] * 2
 
 
+def test_the_gate_enumerates_a_part_of_the_bid_domain_and_the_deep_run_all_of_it() -> None:
+    bids = enumeration.ENUMERATIONS[("high_society.rules", "_check_bid")]
+    gate, deep = bids.for_run(deep=False), bids.for_run(deep=True)
+    assert gate is not None
+    assert gate.inputs is small_game_bids
+    assert not gate.whole
+    assert deep is bids
+    assert deep.inputs is standard_bids
+    assert deep.whole
+
+
 def test_the_end_domain_holds_ends_of_the_small_game() -> None:
     # The first 5,000 inputs: every seat's money in hand or spent, the deck's cards each in
     # exactly one place, the game over: states result's precondition admits.

@@ -3,11 +3,13 @@
 CrossHair confirms a condition only when it explores every execution path, and it forks
 once per enum member and per sequence length, so a function that takes a sequence of
 status cards or a game state has more paths than any budget (docs/verification.md). Some
-of those functions have a finite, small domain in the game: the status cards one seat can
-hold, a bid in a small game. Here the SAME conditions (the ``pre:``/``post:`` lines of the
-function's docstring, evaluated as CrossHair evaluates them) are checked on every input of
-such a domain. A result here is "confirmed by enumeration over N inputs", never a CrossHair
-confirmation; the domain each one covers is stated in :data:`ENUMERATIONS`.
+of those functions have a finite domain in the game, or one that is finite up to changes
+that change no answer (each argued in the docs and tested): the status cards one seat can
+hold, a bid with the standard money. Here the SAME conditions (the ``pre:``/``post:``
+lines of the function's docstring, evaluated as CrossHair evaluates them) are checked on
+every input of such a domain. A result here is "confirmed by enumeration over N inputs",
+never a CrossHair confirmation; the domain each one covers is stated in
+:data:`ENUMERATIONS`.
 
 Run: ``.venv/bin/python -m verification.enumeration`` (the deep run calls it too).
 """
@@ -407,7 +409,8 @@ ENUMERATIONS: dict[tuple[str, str], Enumeration] = {
         in_gate=False,
         gate_part=Enumeration(
             small_game_bids,
-            "every bid in the small game (money 1, 2, 4), 3 seats, every money placement",
+            "every bid in the small game (money 1, 2, 4), 3 seats, every money placement"
+            " (3 CPU s): a part of the domain",
             in_gate=True,
             whole=False,
         ),

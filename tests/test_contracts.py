@@ -24,7 +24,10 @@ import pytest
 
 from high_society import (
     STANDARD,
+    Bid,
     GameState,
+    Phase,
+    PlayerState,
     StatusCard,
     _contracts,
     rules,
@@ -32,7 +35,11 @@ from high_society import (
     sort_cards,
     why_illegal,
 )
-from high_society._contracts import r11_status  # the contract broken_status_of copies
+from high_society._contracts import (  # the contracts the broken copies below copy
+    bid_follows_r5,
+    bid_to_check,
+    r11_status,
+)
 from high_society.errors import Reason
 from high_society.invariants import cards_in_place
 from high_society.scoring import StatusBreakdown, status_of
@@ -40,11 +47,16 @@ from verification import enumeration
 from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line, crash_report
 from verification.crosshair_entry import STATS
 from verification.enumeration import (
+    NOT_MONEY,
+    bid_input,
     check,
     every_ranking,
+    others_totals,
+    outside_bids,
     seat_card_sets,
     small_game_bids,
     small_game_ends,
+    standard_bids,
     top_breakdown,
 )
 from verification.small_game import SMALL_GAME
@@ -238,6 +250,99 @@ def test_the_bid_domain_is_what_the_legality_check_hands_to_check_bid() -> None:
         assert (problem.reason if problem else None) in r5
         legal.add(problem is None)
     assert legal == {True, False}
+
+
+def _bid_reduced(state: GameState, action: Bid) -> tuple[GameState, Bid]:
+    """The input of standard_bids that stands for ``state`` and ``action`` (the argument in
+    docs/verification.md): the bidder's money as it is; the bid's cards from outside the
+    hand replaced by one face-up card if any is face up, else by one that is not; the others'
+    highest total by one on the same side of the bid's new total."""
+    player = state.players[action.seat]
+    hand, table, spent = player.hand, player.table, player.spent
+    own, outside = action.cards & hand, action.cards - hand
+    if outside & table:
+        outside = frozenset({min(table)})
+    elif outside:
+        outside = frozenset({min(spent)} if spent else {NOT_MONEY})
+    assert outside in outside_bids(table, spent)
+    total = sum(table) + sum(own)
+    others = max(sum(p.table) for i, p in enumerate(state.players) if i != action.seat)
+    low, *high = others_totals(total, outside)
+    reduced_others = high[0] if high and others >= total else low
+    return bid_input(hand, table, spent, reduced_others), Bid(0, own | outside)
+
+
+def test_the_bid_domain_loses_nothing_of_check_bid() -> None:
+    # standard_bids' argument, checked on inputs it does not hold: 3 to 5 seats, any bidder,
+    # every seat's money placed at random, bids of any cards (money, outside it, none). Each
+    # maps to the domain's input that stands for it: _check_bid gives the same answer (the
+    # same reason too) and every condition has the same truth on both.
+    rng = random.Random(5)
+    money = STANDARD.money
+    namespace = vars(rules)
+    texts = enumeration.conditions(rules._check_bid)
+    auction, *deck = STANDARD.deck
+    kinds = {True: 0, False: 0}
+    for _ in range(20_000):
+        seats = []
+        for _ in range(rng.randint(3, 5)):
+            where = [rng.choice((0, 0, 1, 2)) for _ in money]
+            hand, table, spent = (
+                frozenset(m for m, at in zip(money, where, strict=True) if at == place)
+                for place in range(3)
+            )
+            seats.append(PlayerState(hand, table=table, spent=spent))
+        seat = rng.randrange(len(seats))
+        pool = [*money, NOT_MONEY, 7, 0, -3]
+        cards = frozenset(rng.sample(pool, rng.choice((0, 1, 1, 2, 2, 3, 4))))
+        state = GameState(
+            STANDARD, tuple(seats), tuple(deck), phase=Phase.AUCTION, turn=seat, auction=auction
+        )
+        action = Bid(seat, cards)
+        low_state, low_action = _bid_reduced(state, action)
+        answer = rules._check_bid(state, action)
+        low_answer = rules._check_bid(low_state, low_action)
+        assert (answer and answer[0]) == (low_answer and low_answer[0])
+        kinds[answer is None] += 1
+        for kind, text in texts:
+            truth = [
+                eval(text, {**namespace, "state": s, "action": a, "__return__": r})
+                for s, a, r in ((state, action, answer), (low_state, low_action, low_answer))
+            ]
+            assert truth[0] == truth[1], (kind, text, state, action)
+    assert min(kinds.values()) > 1_000  # legal and illegal bids alike
+
+
+def broken_check_bid(state: GameState, action: Bid) -> object:
+    """``_check_bid`` accepting a bid that only equals the highest (R5 read as ``>=``), its
+    contract copied."""
+    player = state.players[action.seat]
+    total = sum(player.table) + sum(action.cards)
+    if action.cards <= player.hand and total == state.highest_bid and total:
+        return None
+    return rules._check_bid(state, action)
+
+
+broken_check_bid.__doc__ = rules._check_bid.__doc__
+
+
+def test_the_bid_domain_refutes_an_equal_bid_accepted() -> None:
+    first = list(itertools.islice(standard_bids(), 2_000))
+    pre, post = check(broken_check_bid, lambda: iter(first))
+    assert pre.counterexample is None
+    assert post.counterexample is not None
+    assert [o.counterexample for o in check(rules._check_bid, lambda: iter(first))] == [None] * 2
+
+
+def test_the_gate_enumerates_a_part_of_the_bid_domain_and_the_deep_run_all_of_it() -> None:
+    bids = enumeration.ENUMERATIONS[("high_society.rules", "_check_bid")]
+    gate, deep = bids.for_run(deep=False), bids.for_run(deep=True)
+    assert gate is not None
+    assert gate.inputs is small_game_bids
+    assert not gate.whole
+    assert deep is bids
+    assert deep.inputs is standard_bids
+    assert deep.whole
 
 
 def test_the_end_domain_holds_ends_of_the_small_game() -> None:

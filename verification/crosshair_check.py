@@ -265,8 +265,12 @@ def _enumerations(
     return found
 
 
-def _whole(function: str) -> bool:
-    return any(run.whole for (_, name), run in ENUMERATIONS.items() if name == function)
+def _whole(function: str, deep: bool) -> bool:
+    return any(
+        (ran := run.for_run(deep)) is not None and ran.whole
+        for (_, name), run in ENUMERATIONS.items()
+        if name == function
+    )
 
 
 def _enumerated(outcome: Outcome | None, whole: bool = True) -> str:
@@ -322,7 +326,9 @@ def main(argv: list[str]) -> int:
     by_enumeration = sum(
         1
         for (function, condition), outcome in enumerated.items()
-        if condition.startswith("post:") and outcome.counterexample is None and _whole(function)
+        if condition.startswith("post:")
+        and outcome.counterexample is None
+        and _whole(function, deep)
     )
     for path, found in conditions.items():
         for number, (function, text) in found.items():
@@ -344,7 +350,7 @@ def main(argv: list[str]) -> int:
             if deep:
                 paths, _, cpu = stats.get((path, number), (0, "", 0.0))
                 shown_paths = f"{paths:>6} {cpu:>6.0f}" if paths else f"{'':>6} {'':>6}"
-                enumerated_as = _enumerated(outcome, _whole(function))
+                enumerated_as = _enumerated(outcome, _whole(function, deep))
                 print(f"  {function:10} {shown:28} {shown_paths}  {enumerated_as}")
                 if shown == CRASHED:
                     print(f"  {'':10} {crashed[function][:110]}")
@@ -353,15 +359,16 @@ def main(argv: list[str]) -> int:
                 shown = f"{shown} in {bounds[function]}" if shown == NOT_REFUTED else shown
                 print(f"  {function:10} {shown:28} {text[:88]}")
                 if outcome is not None:
-                    print(f"  {'':10} {_enumerated(outcome, _whole(function))}")
+                    print(f"  {'':10} {_enumerated(outcome, _whole(function, deep))}")
     counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n or k != CRASHED)
     print(f"  CrossHair: {counts}")
     print(
         f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed over a"
         " whole domain; the domains:"
     )
-    for (_, name), run in ENUMERATIONS.items():
-        if (deep or run.in_gate) and name in bounds:
+    for (_, name), whole_run in ENUMERATIONS.items():
+        run = whole_run.for_run(deep)
+        if run is not None and name in bounds:
             print(f"    {name}: {run.domain}")
     for function, start in CANARY_MUST_FAIL:
         lines_of = [

@@ -3,11 +3,13 @@
 CrossHair confirms a condition only when it explores every execution path, and it forks
 once per enum member and per sequence length, so a function that takes a sequence of
 status cards or a game state has more paths than any budget (docs/verification.md). Some
-of those functions have a finite, small domain in the game: the status cards one seat can
-hold, a bid in a small game. Here the SAME conditions (the ``pre:``/``post:`` lines of the
-function's docstring, evaluated as CrossHair evaluates them) are checked on every input of
-such a domain. A result here is "confirmed by enumeration over N inputs", never a CrossHair
-confirmation; the domain each one covers is stated in :data:`ENUMERATIONS`.
+of those functions have a finite domain in the game, or one that is finite up to changes
+that change no answer (each argued in the docs and tested): the status cards one seat can
+hold, a bid with the standard money. Here the SAME conditions (the ``pre:``/``post:``
+lines of the function's docstring, evaluated as CrossHair evaluates them) are checked on
+every input of such a domain. A result here is "confirmed by enumeration over N inputs",
+never a CrossHair confirmation; the domain each one covers is stated in
+:data:`ENUMERATIONS`.
 
 Run: ``.venv/bin/python -m verification.enumeration`` (the deep run calls it too).
 """
@@ -39,7 +41,7 @@ from high_society import (
     new_game,
     sort_cards,
 )
-from high_society.cards import LUXURY
+from high_society.cards import LUXURY, STANDARD
 from high_society.scoring import StatusBreakdown, status_of
 from verification.small_game import SMALL_GAME
 
@@ -151,6 +153,92 @@ def small_game_bids() -> Iterator[Inputs]:
             )
             for cards in bids:
                 yield {"state": state, "action": Bid(seat, cards)}
+
+
+#: A value no standard money card has: a bid card that is in no hand and on no table.
+NOT_MONEY = 5
+
+
+@functools.cache
+def _tables_by_total() -> dict[int, frozenset[int]]:
+    money = STANDARD.money
+    found: dict[int, frozenset[int]] = {}
+    for size in range(len(money) + 1):
+        for cards in itertools.combinations(money, size):
+            found.setdefault(sum(cards), frozenset(cards))
+    return found
+
+
+def other_table(total: int) -> frozenset[int]:
+    """A set of the standard money cards worth ``total`` (every total from 0 to 106 is one)."""
+    return _tables_by_total()[total]
+
+
+def bid_input(
+    hand: frozenset[int], table: frozenset[int], spent: frozenset[int], others: int
+) -> GameState:
+    """The state of :func:`standard_bids`: seat 0 (to act, in an auction of the first card)
+    holds ``hand``, ``table`` and ``spent``; seat 1 has :func:`other_table` of ``others`` face
+    up, the rest of its money in hand; seat 2 holds all its money."""
+    money = frozenset(STANDARD.money)
+    up = other_table(others)
+    players = (
+        PlayerState(hand, table=table, spent=spent),
+        PlayerState(money - up, table=up),
+        PlayerState(money),
+    )
+    auction, *deck = STANDARD.deck
+    return GameState(STANDARD, players, tuple(deck), phase=Phase.AUCTION, auction=auction)
+
+
+def outside_bids(table: frozenset[int], spent: frozenset[int]) -> list[frozenset[int]]:
+    """The cards a bid of :func:`standard_bids` adds from outside the bidder's hand: none; a
+    face-up card (the least), if any; a card in neither hand nor table (the least spent card,
+    else :data:`NOT_MONEY`)."""
+    found: list[frozenset[int]] = [frozenset()]
+    if table:
+        found.append(frozenset({min(table)}))
+    found.append(frozenset({min(spent)} if spent else {NOT_MONEY}))
+    return found
+
+
+def others_totals(total: int, outside: frozenset[int]) -> tuple[int, ...]:
+    """The other seats' highest face-up totals :func:`standard_bids` tries for a bid whose
+    new face-up total is ``total``: just below it and equal to it (0 alone when it is 0), or 0
+    alone when the bid has cards from ``outside`` the hand (the total is then not read)."""
+    return (0,) if outside or not total else (total - 1, total)
+
+
+def standard_bids() -> Iterator[Inputs]:
+    """Every bid ``_check_bid`` can be asked about with the standard money, up to changes that
+    change neither its answer nor its conditions (docs/verification.md): every placement of
+    the bidder's 11 money cards in hand, face up or spent (3^11 = 177,147); every set of its
+    hand (the empty one too) as the bid's cards from the hand, with each of
+    :func:`outside_bids`; the other seats' highest face-up total just below and at the bid's
+    new total (or 0 for a bid with cards from outside the hand)."""
+    money = STANDARD.money
+    subsets = {
+        mask: frozenset(m for i, m in enumerate(money) if mask >> i & 1)
+        for mask in range(1 << len(money))
+    }
+    for where in itertools.product(range(3), repeat=len(money)):
+        hand, table, spent = (
+            frozenset(m for m, at in zip(money, where, strict=True) if at == place)
+            for place in range(3)
+        )
+        states: dict[int, GameState] = {}
+        hand_mask = sum(1 << i for i, at in enumerate(where) if at == 0)
+        mask = hand_mask
+        while True:  # every subset of the hand, by its mask
+            own = subsets[mask]
+            for outside in outside_bids(table, spent):
+                for others in others_totals(sum(table) + sum(own), outside):
+                    if others not in states:
+                        states[others] = bid_input(hand, table, spent, others)
+                    yield {"state": states[others], "action": Bid(0, own | outside)}
+            if not mask:
+                break
+            mask = (mask - 1) & hand_mask
 
 
 def small_game_ends() -> Iterator[Inputs]:
@@ -274,6 +362,12 @@ class Enumeration:
     #: The domain is every input the preconditions admit (up to changes that change no
     #: answer), so that holding on it confirms the contract; else it is a part of it.
     whole: bool = True
+    #: A part of the domain the gate enumerates when this one is for the deep run only.
+    gate_part: "Enumeration | None" = None
+
+    def for_run(self, deep: bool) -> "Enumeration | None":
+        """What a run enumerates: the deep run all; the gate this if cheap, else its part."""
+        return self if deep or self.in_gate else self.gate_part
 
 
 #: Function (module, name, as ``crosshair_check`` names them) -> its enumeration.
@@ -308,10 +402,18 @@ ENUMERATIONS: dict[tuple[str, str], Enumeration] = {
         _explored(Discard, "seat", "card"), f"{_EXPLORED} (discards)", in_gate=False, whole=False
     ),
     ("high_society.rules", "_check_bid"): Enumeration(
-        small_game_bids,
-        "every bid in the small game (money 1, 2, 4), 3 seats, every money placement (3 CPU s)",
-        in_gate=True,
-        whole=False,
+        standard_bids,
+        "every bid with the standard money, up to changes that change no answer: every"
+        " placement of the bidder's money, every set of its hand with each kind of card from"
+        " outside it, the others' highest total below and at the new total (170 CPU s)",
+        in_gate=False,
+        gate_part=Enumeration(
+            small_game_bids,
+            "every bid in the small game (money 1, 2, 4), 3 seats, every money placement"
+            " (3 CPU s): a part of the domain",
+            in_gate=True,
+            whole=False,
+        ),
     ),
 }
 
@@ -326,10 +428,11 @@ def function_named(module: str, name: str) -> Callable[..., object]:
 def enumerate_all(deep: bool, functions: Collection[str]) -> dict[str, list[Outcome]]:
     """The outcomes of every enumeration (``deep``) or of the gate's, by function name, for
     the ``functions`` named."""
+    runs = {key: run.for_run(deep) for key, run in ENUMERATIONS.items()}
     return {
         name: check(function_named(module, name), run.inputs)
-        for (module, name), run in ENUMERATIONS.items()
-        if (deep or run.in_gate) and name in functions
+        for (module, name), run in runs.items()
+        if run is not None and name in functions
     }
 
 

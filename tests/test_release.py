@@ -79,10 +79,6 @@ TOP_FILES = ("README.md", "CHANGELOG.md", "pyproject.toml", "tasks.py")
 NOT_YET_REWRITTEN = {
     "docs/verification.md": (
         "Before issue 9, around every state of the first game, 474,418 single changes that no game",
-        "Before issue 9 the preconditions admitted a seat holding Faux Pas twice, where `_discard`",
-        "Issue 9's deep-run work (2026-11-29, evening) changed what the gate checks: "
-        "`_status`'s two",
-        "So the target of issue 9 item 3 is met only in part. `cast_out` and R11's arithmetic are",
     ),
 }
 

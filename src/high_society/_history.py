@@ -494,26 +494,22 @@ class _Search:
         for value, a, k in options:
             base = at if self.held(at, a) >> k & 1 else self.reserve(at, a, 1 << k)
             pool = base.pools[w]
-            for core in _submasks(pool):
-                self.tick()
-                total = self.sums[core]
-                low = core & -core
-                if total > value and total - self.money[low.bit_length() - 1] <= value:
-                    paid = list(nothing)
-                    paid[w] = core
-                    after = _Position(
-                        base.rounds,
-                        base.s_next,
-                        _with(base.pools, w, pool ^ core),
-                        base.reserved,
-                        _with(base.tokens, w, (*base.tokens[w], False)),
-                    )
-                    yield (
-                        functools.partial(
-                            PastRound, kind, s, w, tuple(paid), lower=(a, value), slot=token
-                        ),
-                        after,
-                    )
+            for core in self.cores(pool, value):
+                paid = list(nothing)
+                paid[w] = core
+                after = _Position(
+                    base.rounds,
+                    base.s_next,
+                    _with(base.pools, w, pool ^ core),
+                    base.reserved,
+                    _with(base.tokens, w, (*base.tokens[w], False)),
+                )
+                yield (
+                    functools.partial(
+                        PastRound, kind, s, w, tuple(paid), lower=(a, value), slot=token
+                    ),
+                    after,
+                )
         yield functools.partial(PastRound, kind, s, w, nothing), at  # free: everyone else passed
 
     def disgrace(
@@ -579,6 +575,21 @@ class _Search:
                     kept,
                 )
 
+    def cores(self, pool: int, value: int) -> Iterator[int]:
+        """The least payments from ``pool`` above ``value``: sets whose total is above it
+        and at most it without their lowest card. Each is a lowest card and a set of
+        higher cards whose total is at most ``value``."""
+        for k in range(len(self.money)):
+            low = 1 << k
+            if pool & low:
+                self.tick()
+                higher = pool & ~((low << 1) - 1)
+                if self.money[k] > value:
+                    yield low
+                for rest in self.below(higher, value + 1):
+                    if self.sums[rest] + self.money[k] > value:
+                        yield low | rest
+
     def taker_bids(
         self, at: _Position, p: int, floor: int, ceiling: int
     ) -> Iterator[tuple[int, _Position]]:
@@ -621,14 +632,16 @@ class _Search:
         wide: set[int] | None = None,
     ) -> Iterator[list[tuple[int, int]]]:
         """Non-empty payments from the pools of ``seats``, totals rising in that order
-        (of two cards at least for the seats in ``wide``, which bid twice; within each
-        seat's budget, see ``budgets``). A branch is
-        followed only while the seats after it can still rise: the least total above the
-        one before, seat by seat, decides that, so every branch followed yields."""
+        (within each seat's budget, see ``budgets``). The seats in ``wide`` bid twice in
+        a lap: first a part of their payment, parts rising and below the first payment
+        of all (the taker bid between), so each needs a part above the one before, the
+        least such part being the best (see ``greedy_partials``). A branch is followed
+        only while the seats after it can still rise: the least total above the one
+        before, seat by seat, decides that."""
         wide = wide or set()
         ladders = [_ladder(self.money, pools[seat], seat in wide, *budgets[seat]) for seat in seats]
         self.tick(sum(map(len, ladders)) >> 6)  # a ladder costs up to 4,096 steps once
-        yield from self._rising(seats, pools, budgets, floor, wide, ladders, 0)
+        yield from self._rising(seats, pools, budgets, floor, wide, ladders, 0, 0, 0)
 
     def _rising(
         self,
@@ -639,6 +652,8 @@ class _Search:
         wide: set[int],
         ladders: list[tuple[int, ...]],
         k: int,
+        part_floor: int,
+        ceiling: int,
     ) -> Iterator[list[tuple[int, int]]]:
         if k == len(seats):
             yield []
@@ -651,12 +666,21 @@ class _Search:
             if block.bit_count() > spare:
                 break  # fewest cards first: every later block is too large as well
             self.tick()
-            if self.sums[block] > floor and (seat not in wide or block & (block - 1)):
-                more_rising = self._rising(
-                    seats, pools, budgets, self.sums[block], wide, ladders, k + 1
-                )
-                for more in more_rising:
-                    yield [(seat, block), *more]
+            total = self.sums[block]
+            if total <= floor:
+                continue
+            part = part_floor
+            if seat in wide:
+                parts = _ladder(self.money, block, False, block.bit_count() - 1, False)
+                at = bisect.bisect_right(parts, part_floor)
+                if at == len(parts) or parts[at] >= (ceiling or total):
+                    continue
+                part = parts[at]
+            more_rising = self._rising(
+                seats, pools, budgets, total, wide, ladders, k + 1, part, ceiling or total
+            )
+            for more in more_rising:
+                yield [(seat, block), *more]
 
     def fill(self, rounds: list[PastRound]) -> list[PastRound]:
         """``rounds`` with the normal auctions' payments settled (see ``settle``)."""

@@ -150,10 +150,10 @@ def replays(state: GameState, rounds: list[history.PastRound]) -> bool:
 def verdicts(games: list[list[GameState]], stride: int) -> Counter[str]:
     """Every state of ``games`` and every single change (verification.boundary) of every
     ``stride``-th state, each asked once: how ``state_problems`` and its history search
-    answer. The games' own states are reachable: ``refused reachable`` counts the wrong
-    answers. A change accepted comes with a witness that must replay to it (else
-    ``WITNESS FAILED``); ``undecided`` counts the changes accepted only because the search
-    stopped at its limit."""
+    answer. The games' own states are reachable: ``REFUSED REACHABLE`` counts the wrong
+    answers. A state accepted comes with a witness that must replay to it (else
+    ``WITNESS FAILED``); ``undecided`` counts the states accepted only because the search
+    stopped at its limit (the games' own states apart)."""
     counts: Counter[str] = Counter()
     asked: set[GameState] = set()
     for states in games:
@@ -180,7 +180,7 @@ def _verdict(state: GameState, known_reachable: bool) -> str:
     try:
         rounds = history.find_history(state)
     except history.Undecided:
-        return "undecided (accepted)"
+        return "undecided (accepted), reachable" if known_reachable else "undecided (accepted)"
     if rounds is None or not replays(state, rounds):
         return "WITNESS FAILED"
     return "accepted with a witness, reachable" if known_reachable else "accepted with a witness"

@@ -26,7 +26,10 @@ its price only needs one card of the winner's: the search counts it (an open pay
 gives out the winner's cards left at the end (``settle``), each open payment at least
 one. Payments with a bound (a disgrace auction's rising totals; the least price above a
 lower bid) are chosen as sets when their round is taken back (for a price above a lower
-bid, a least set, which the end may add to). A seat's hand at the time of a round is its
+bid, a least set, which the end may add to), only among the sets the rest of the history
+leaves possible (``budgets``: each seat keeps a card for each payment still to make; the
+seats after a payer can still rise; a seat that bids twice has a part to bid first). A
+seat's hand at the time of a round is its
 money less what it paid before: less what the search has not yet given to a later round
 (its pool). A card still in the pool then may really have been paid later in an open
 payment: where a hand needs such a card (the lower bid, the taker's bid in a lap), the
@@ -36,7 +39,7 @@ the state is reachable. A history found is a witness: :func:`history_actions` tu
 into actions, and the tests replay them through the rules to the state.
 
 The search memoises the positions it has refuted and counts its work; past
-:data:`WORK_LIMIT` units (25 to 110 ms measured, docs/verification.md) it stops and says so
+:data:`WORK_LIMIT` units (under 80 ms measured, docs/verification.md) it stops and says so
 (:class:`Undecided`), so that hostile input costs bounded time. The answer is then "not
 refuted": callers accept the state, never refusing a reachable one. On the explored games
 the search always ends within the limit; on standard games it may not (the state's cards
@@ -369,6 +372,7 @@ class _Search:
                 for s in range(self.n):
                     if (s != 0) if alone else not left[s]:
                         continue
+                    self.tick()
                     budgets = self.budgets(rest, s, at)
                     if budgets is None:
                         continue
@@ -640,7 +644,7 @@ class _Search:
         before, seat by seat, decides that."""
         wide = wide or set()
         ladders = [_ladder(self.money, pools[seat], seat in wide, *budgets[seat]) for seat in seats]
-        self.tick(sum(map(len, ladders)) >> 6)  # a ladder costs up to 4,096 steps once
+        self.tick(sum(1 << pools[seat].bit_count() for seat in seats) >> 8)  # the ladders' cost
         yield from self._rising(seats, pools, budgets, floor, wide, ladders, 0, 0, 0)
 
     def _rising(

@@ -1,8 +1,8 @@
-"""How long ``state_problems`` takes on hostile states, and how often its history search
-stops at its work limit on standard games (docs/verification.md, "The boundary of
-state_problems"). Not part of CI: it measures time, and only reports.
+"""How long ``state_problems`` takes on hostile states, and how its history search ends on
+standard games' states and on single changes to them (docs/verification.md, "The boundary
+of state_problems"). Not part of CI: it measures time, and only reports.
 
-Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES]``.
+Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES [STRIDE]]``.
 """
 
 import random
@@ -24,9 +24,12 @@ from high_society import (
     sort_cards,
 )
 from high_society import _history as history
-from high_society.bots import ClassicHeuristicBot
+from high_society.bots import CautiousBot, ClassicHeuristicBot, HeuristicBot, RandomBot
 from high_society.host import play
 from high_society.invariants import state_problems
+from verification.boundary import single_changes
+
+NO_HISTORY = "no order of the past auctions"
 
 #: The largest configurations allowed: 12 money cards (MAX_MONEY_CARDS), 5 players.
 LARGEST = {
@@ -109,8 +112,83 @@ def undecided(states: list[GameState]) -> Counter[str]:
     return ends
 
 
+def bot_games(games: int) -> list[list[GameState]]:
+    """The states of seeded games of 3 to 5 seats, each game played by one kind of bot
+    (ClassicHeuristicBot, HeuristicBot, CautiousBot, RandomBot in turn)."""
+    kinds = [ClassicHeuristicBot, HeuristicBot, CautiousBot, RandomBot]
+    out = []
+    for seed in range(games):
+        kind = kinds[seed % len(kinds)]
+        bots = [kind(seed * 5 + i) for i in range(3 + seed % 3)]
+        out.append([step.after for step in play(bots, seed=seed)])
+    return out
+
+
+def walks(games: int, seed: int = 2) -> list[list[GameState]]:
+    """The states of random-walk games of 3 to 5 seats (passes and small bids favoured)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        state = new_game(rng.randint(3, 5))
+        states = []
+        while legal := legal_actions(state):
+            pick = 0 if rng.random() < 0.4 else rng.randrange(min(len(legal), 8))
+            state = apply(state, legal[pick])
+            states.append(state)
+        out.append(states)
+    return out
+
+
+def replays(state: GameState, rounds: list[history.PastRound]) -> bool:
+    """Whether the game the witness ``rounds`` describes leads to ``state`` under ``apply``."""
+    after = new_game(len(state.players), state.config)
+    for action in history.history_actions(state, rounds):
+        after = apply(after, action)
+    return after == state
+
+
+def verdicts(games: list[list[GameState]], stride: int) -> Counter[str]:
+    """Every state of ``games`` and every single change (verification.boundary) of every
+    ``stride``-th state, each asked once: how ``state_problems`` and its history search
+    answer. The games' own states are reachable: ``REFUSED REACHABLE`` counts the wrong
+    answers. A state accepted comes with a witness that must replay to it (else
+    ``WITNESS FAILED``); ``undecided`` counts the states accepted only because the search
+    stopped at its limit (the games' own states apart)."""
+    counts: Counter[str] = Counter()
+    asked: set[GameState] = set()
+    for states in games:
+        for k, state in enumerate(states):
+            todo = [(state, True)]
+            if k % stride == 0:
+                todo += [(c, False) for c in single_changes(state)]
+            for candidate, known in todo:
+                if candidate in asked:
+                    continue
+                asked.add(candidate)
+                counts[_verdict(candidate, known)] += 1
+    return counts
+
+
+def _verdict(state: GameState, known_reachable: bool) -> str:
+    problems = state_problems(state)
+    if problems:
+        if known_reachable:
+            return "REFUSED REACHABLE"
+        if any(NO_HISTORY in p for p in problems) and len(problems) == 1:
+            return "refused by the history search"
+        return "refused by the other checks"
+    try:
+        rounds = history.find_history(state)
+    except history.Undecided:
+        return "undecided (accepted), reachable" if known_reachable else "undecided (accepted)"
+    if rounds is None or not replays(state, rounds):
+        return "WITNESS FAILED"
+    return "accepted with a witness, reachable" if known_reachable else "accepted with a witness"
+
+
 def main(argv: list[str]) -> int:
     count = int(argv[0]) if argv else 300
+    stride = int(argv[1]) if len(argv) > 1 else 10
     for name, money in LARGEST.items():
         config = GameConfig(money=money, deck=STANDARD_DECK)
         built = _timed(hand_built(config))
@@ -134,6 +212,9 @@ def main(argv: list[str]) -> int:
             state = apply(state, legal[pick])
             walked.append(state)
     print(f"every state of 20 random-walk games ({len(walked)}): {dict(undecided(walked))}")
+    for name, sample in [("40 bot games", bot_games(40)), ("40 random walks", walks(40, 3))]:
+        found = verdicts(sample, stride)
+        print(f"{name}, their states and single changes of every {stride}th: {dict(found)}")
     return 0
 
 

@@ -26,7 +26,10 @@ its price only needs one card of the winner's: the search counts it (an open pay
 gives out the winner's cards left at the end (``settle``), each open payment at least
 one. Payments with a bound (a disgrace auction's rising totals; the least price above a
 lower bid) are chosen as sets when their round is taken back (for a price above a lower
-bid, a least set, which the end may add to). A seat's hand at the time of a round is its
+bid, a least set, which the end may add to), only among the sets the rest of the history
+leaves possible (``budgets``: each seat keeps a card for each payment still to make; the
+seats after a payer can still rise; a seat that bids twice has a part to bid first). A
+seat's hand at the time of a round is its
 money less what it paid before: less what the search has not yet given to a later round
 (its pool). A card still in the pool then may really have been paid later in an open
 payment: where a hand needs such a card (the lower bid, the taker's bid in a lap), the
@@ -36,13 +39,14 @@ the state is reachable. A history found is a witness: :func:`history_actions` tu
 into actions, and the tests replay them through the rules to the state.
 
 The search memoises the positions it has refuted and counts its work; past
-:data:`WORK_LIMIT` units (25 to 110 ms measured, docs/verification.md) it stops and says so
+:data:`WORK_LIMIT` units (under 80 ms measured, docs/verification.md) it stops and says so
 (:class:`Undecided`), so that hostile input costs bounded time. The answer is then "not
 refuted": callers accept the state, never refusing a reachable one. On the explored games
 the search always ends within the limit; on standard games it may not (the state's cards
 then allow too many orders and payments to try: docs/verification.md gives the figures).
 """
 
+import bisect
 import functools
 import itertools
 from collections.abc import Callable, Iterator
@@ -306,12 +310,22 @@ class _Search:
         return count
 
     def hopeless(self, at: _Position) -> bool:
-        """Necessary conditions on what is left, cheap to check: the seat to take back a
-        round took one; every seat has cards enough for its open payments and the
-        normal auctions it must still pay for (it may win free only after a round the
-        next seat took), and a round to pay its pool in."""
+        """Necessary conditions on what is left, cheap to check (see ``budgets``)."""
+        budgets = self.budgets(at.rounds, at.s_next, at)
+        return budgets is None or any(
+            spare < 0 or (closed and at.pools[a]) for a, (spare, closed) in enumerate(budgets)
+        )
+
+    def budgets(self, rounds: _Rounds, s_next: int, at: _Position) -> list[tuple[int, bool]] | None:
+        """What ``rounds`` left, the latest taken by ``s_next``, ask of each seat's money in
+        ``at``: None when some are left and ``s_next`` took none of them; else per seat,
+        how many of its cards (pool and reserved) are spare beyond one for each open
+        payment and each normal auction it must still pay for (it may win free only after
+        a round the next seat took), and whether no round is left to pay its pool in
+        (``closed``). A disgrace round taken back now may take at most the spare cards of
+        a seat, and must take all of a closed seat's pool."""
         n = self.n
-        lux, prestige, lost, disgrace = at.rounds
+        lux, prestige, lost, disgrace = rounds
         lost_by = self.lost_by if lost and self.lost_by is not None else -1
         normal = [x + y for x, y in zip(lux, prestige, strict=True)]
         if lost_by >= 0:
@@ -322,25 +336,22 @@ class _Search:
             if seat >= 0:
                 count[seat] += 1
                 left += 1
-        s_next = at.s_next
-        if count[s_next] == 0:
-            return True
-        count[s_next] -= 1
-        count[0] += 1  # now: how many rounds left each seat starts
+        if any(count):
+            if count[s_next] == 0:
+                return None
+            count[s_next] -= 1
+            count[0] += 1  # now: how many rounds left each seat starts
         pools = at.pools
+        out = []
         for a in range(n):
             tokens = at.tokens[a]
             won = normal[a]
-            if not (pools[a] or tokens or won):
-                continue
             cards = pools[a].bit_count()
             for _, m in at.reserved[a]:
                 cards += m.bit_count()
-            if sum(tokens) + won - min(won, count[(a + 1) % n]) > cards:
-                return True
-            if pools[a] and not (won or tokens or left - disgrace.count(a)):
-                return True
-        return False
+            spare = cards - (sum(tokens) + won - min(won, count[(a + 1) % n]))
+            out.append((spare, not (won or tokens or left - disgrace.count(a))))
+        return out
 
     def search(self, at: _Position, faux_pas_last: bool = False) -> list[PastRound] | None:
         """A history of ``at.rounds`` ending with a round taken by ``at.s_next``, earliest
@@ -361,7 +372,11 @@ class _Search:
                 for s in range(self.n):
                     if (s != 0) if alone else not left[s]:
                         continue
-                    for done, after in self.outcomes(kind, s, at):
+                    self.tick()
+                    budgets = self.budgets(rest, s, at)
+                    if budgets is None:
+                        continue
+                    for done, after in self.outcomes(kind, s, at, budgets):
                         before = _Position(rest, s, after.pools, after.reserved, after.tokens)
                         earlier = self.search(before)
                         if earlier is not None:
@@ -429,10 +444,10 @@ class _Search:
     # --- what one round can do --------------------------------------------------------------
 
     def outcomes(
-        self, kind: str | StatusCard, s: int, at: _Position
+        self, kind: str | StatusCard, s: int, at: _Position, budgets: list[tuple[int, bool]]
     ) -> Iterator[tuple[Callable[[], PastRound], _Position]]:
         if isinstance(kind, StatusCard):
-            yield from self.disgrace(kind, at.s_next, s, at)
+            yield from self.disgrace(kind, at.s_next, s, at, budgets)
         else:
             yield from self.normal(kind, at.s_next, s, at)
 
@@ -483,36 +498,44 @@ class _Search:
         for value, a, k in options:
             base = at if self.held(at, a) >> k & 1 else self.reserve(at, a, 1 << k)
             pool = base.pools[w]
-            for core in _submasks(pool):
-                self.tick()
-                total = self.sums[core]
-                low = core & -core
-                if total > value and total - self.money[low.bit_length() - 1] <= value:
-                    paid = list(nothing)
-                    paid[w] = core
-                    after = _Position(
-                        base.rounds,
-                        base.s_next,
-                        _with(base.pools, w, pool ^ core),
-                        base.reserved,
-                        _with(base.tokens, w, (*base.tokens[w], False)),
-                    )
-                    yield (
-                        functools.partial(
-                            PastRound, kind, s, w, tuple(paid), lower=(a, value), slot=token
-                        ),
-                        after,
-                    )
+            for core in self.cores(pool, value):
+                paid = list(nothing)
+                paid[w] = core
+                after = _Position(
+                    base.rounds,
+                    base.s_next,
+                    _with(base.pools, w, pool ^ core),
+                    base.reserved,
+                    _with(base.tokens, w, (*base.tokens[w], False)),
+                )
+                yield (
+                    functools.partial(
+                        PastRound, kind, s, w, tuple(paid), lower=(a, value), slot=token
+                    ),
+                    after,
+                )
         yield functools.partial(PastRound, kind, s, w, nothing), at  # free: everyone else passed
 
     def disgrace(
-        self, card: StatusCard, p: int, s: int, at: _Position
+        self,
+        card: StatusCard,
+        p: int,
+        s: int,
+        at: _Position,
+        budgets: list[tuple[int, bool]],
     ) -> Iterator[tuple[Callable[[], PastRound], _Position]]:
         n = self.n
         d = (p - s) % n
         nothing = (0,) * n
+        # A seat that pays nothing now must keep within its budget as it is.
+        stuck = {
+            a for a, (spare, closed) in enumerate(budgets) if spare < 0 or (closed and at.pools[a])
+        }
+        if p in stuck:
+            return
         # No lap: the seats from s up to p bid once each, rising, and pay.
-        for blocks in self.rising([(s + i) % n for i in range(d)], at.pools):
+        first = [(s + i) % n for i in range(d)]
+        for blocks in self.rising(first, at.pools, budgets) if stuck <= set(first) else ():
             paid = list(nothing)
             new = list(at.pools)
             for seat, block in blocks:
@@ -524,6 +547,7 @@ class _Search:
             )
         if d == n - 1:
             return  # a lap from the seat after p pays the same as no lap, with more bids
+        # (every seat but p pays in a lap, so no seat is stuck there)
         # p bids below the first payment, from its hand then (or cards it paid later).
         hand = self.held(at, p) | (at.pools[p] if at.tokens[p] else 0)
         if not hand:
@@ -531,7 +555,7 @@ class _Search:
         lowest = self.money[(hand & -hand).bit_length() - 1]
         payers = [(p + 1 + i) % n for i in range(n - 1)]
         twice = [(s + i) % n for i in range(d)]
-        for blocks in self.rising(payers, at.pools, lowest):
+        for blocks in self.rising(payers, at.pools, budgets, lowest, set(twice)):
             paid = list(nothing)
             new = list(at.pools)
             for seat, block in blocks:
@@ -554,6 +578,21 @@ class _Search:
                     ),
                     kept,
                 )
+
+    def cores(self, pool: int, value: int) -> Iterator[int]:
+        """The least payments from ``pool`` above ``value``: sets whose total is above it
+        and at most it without their lowest card. Each is a lowest card and a set of
+        higher cards whose total is at most ``value``."""
+        for k in range(len(self.money)):
+            low = 1 << k
+            if pool & low:
+                self.tick()
+                higher = pool & ~((low << 1) - 1)
+                if self.money[k] > value:
+                    yield low
+                for rest in self.below(higher, value + 1):
+                    if self.sums[rest] + self.money[k] > value:
+                        yield low | rest
 
     def taker_bids(
         self, at: _Position, p: int, floor: int, ceiling: int
@@ -589,18 +628,63 @@ class _Search:
                 yield from self.below(mask, ceiling, k + 1, more)
 
     def rising(
-        self, seats: list[int], pools: tuple[int, ...], floor: int = 0
+        self,
+        seats: list[int],
+        pools: tuple[int, ...],
+        budgets: list[tuple[int, bool]],
+        floor: int = 0,
+        wide: set[int] | None = None,
     ) -> Iterator[list[tuple[int, int]]]:
-        """Non-empty payments from the pools of ``seats``, totals rising in that order."""
-        if not seats:
+        """Non-empty payments from the pools of ``seats``, totals rising in that order
+        (within each seat's budget, see ``budgets``). The seats in ``wide`` bid twice in
+        a lap: first a part of their payment, parts rising and below the first payment
+        of all (the taker bid between), so each needs a part above the one before, the
+        least such part being the best (see ``greedy_partials``). A branch is followed
+        only while the seats after it can still rise: the least total above the one
+        before, seat by seat, decides that."""
+        wide = wide or set()
+        ladders = [_ladder(self.money, pools[seat], seat in wide, *budgets[seat]) for seat in seats]
+        self.tick(sum(1 << pools[seat].bit_count() for seat in seats) >> 8)  # the ladders' cost
+        yield from self._rising(seats, pools, budgets, floor, wide, ladders, 0, 0, 0)
+
+    def _rising(
+        self,
+        seats: list[int],
+        pools: tuple[int, ...],
+        budgets: list[tuple[int, bool]],
+        floor: int,
+        wide: set[int],
+        ladders: list[tuple[int, ...]],
+        k: int,
+        part_floor: int,
+        ceiling: int,
+    ) -> Iterator[list[tuple[int, int]]]:
+        if k == len(seats):
             yield []
             return
-        seat, rest = seats[0], seats[1:]
-        for block in _by_size(pools[seat]):
+        if not _can_rise(ladders, k, floor):
+            return
+        seat = seats[k]
+        spare, closed = budgets[seat]
+        for block in (pools[seat],) if closed else _by_size(pools[seat]):
+            if block.bit_count() > spare:
+                break  # fewest cards first: every later block is too large as well
             self.tick()
-            if self.sums[block] > floor:
-                for more in self.rising(rest, pools, self.sums[block]):
-                    yield [(seat, block), *more]
+            total = self.sums[block]
+            if total <= floor:
+                continue
+            part = part_floor
+            if seat in wide:
+                parts = _ladder(self.money, block, False, block.bit_count() - 1, False)
+                at = bisect.bisect_right(parts, part_floor)
+                if at == len(parts) or parts[at] >= (ceiling or total):
+                    continue
+                part = parts[at]
+            more_rising = self._rising(
+                seats, pools, budgets, total, wide, ladders, k + 1, part, ceiling or total
+            )
+            for more in more_rising:
+                yield [(seat, block), *more]
 
     def fill(self, rounds: list[PastRound]) -> list[PastRound]:
         """``rounds`` with the normal auctions' payments settled (see ``settle``)."""
@@ -621,6 +705,35 @@ def _by_size(mask: int) -> tuple[int, ...]:
     """The non-empty submasks of ``mask``, fewest cards first (a disgrace auction's bids
     are mostly small, so a history is found sooner this way)."""
     return tuple(sorted(_submasks(mask), key=int.bit_count))
+
+
+@functools.lru_cache(maxsize=4096)
+def _ladder(
+    money: tuple[int, ...], mask: int, wide: bool, spare: int, closed: bool
+) -> tuple[int, ...]:
+    """The totals of the non-empty submasks of ``mask`` of at most ``spare`` cards (of two
+    at least when ``wide``; all of ``mask`` when ``closed``), ascending and distinct."""
+    sums = _subset_sums(money)
+    return tuple(
+        sorted(
+            {
+                sums[sub]
+                for sub in ((mask,) if closed else _submasks(mask))
+                if sub and sub.bit_count() <= spare and (not wide or sub & (sub - 1))
+            }
+        )
+    )
+
+
+def _can_rise(ladders: list[tuple[int, ...]], k: int, floor: int) -> bool:
+    """Whether the seats from ``k`` on can pay totals rising above ``floor``: taking the
+    least total above the one before leaves the most room, so it finds a way if any."""
+    for ladder in ladders[k:]:
+        at = bisect.bisect_right(ladder, floor)
+        if at == len(ladder):
+            return False
+        floor = ladder[at]
+    return True
 
 
 def _minus(counts: tuple[int, ...], seat: int) -> tuple[int, ...]:

@@ -89,7 +89,7 @@ BROKEN: list[tuple[str, object, str]] = [
         seat(seat(play_actions(Reveal(L(5)), Pass(0)), 2, passed=True), 0, passed=True),
         "fewer than two",
     ),
-    # The issue-9 example: seat 2 is skipped, and after Pass(0) seat 1 would act on its
+    # A reported example: seat 2 is skipped, and after Pass(0) seat 1 would act on its
     # own highest bid.
     (
         "a seat skipped in the bidding",

@@ -236,6 +236,14 @@ def test_the_seat_domain_is_every_set_of_status_cards_a_seat_can_hold() -> None:
     assert STANDARD.deck in sets
 
 
+#: The legality check of a bid, which the contract under test describes (read by name, as
+#: CrossHair and the enumerations read it).
+CHECK_BID = cast(
+    Callable[[GameState, Bid], tuple[Reason, str, tuple[int, ...]] | None],
+    enumeration.function_named("high_society.rules", "_check_bid"),
+)
+
+
 def test_the_bid_domain_is_what_the_legality_check_hands_to_check_bid() -> None:
     # Every 997th input: each is a bid that passed the checks before _check_bid (seat,
     # turn, phase, shape), so the legality check refuses it only for R5's reasons.
@@ -280,7 +288,7 @@ def test_the_bid_domain_loses_nothing_of_check_bid() -> None:
     rng = random.Random(5)
     money = STANDARD.money
     namespace = vars(rules)
-    texts = enumeration.conditions(rules._check_bid)
+    texts = enumeration.conditions(CHECK_BID)
     auction, *deck = STANDARD.deck
     kinds = {True: 0, False: 0}
     for _ in range(20_000):
@@ -300,8 +308,8 @@ def test_the_bid_domain_loses_nothing_of_check_bid() -> None:
         )
         action = Bid(seat, cards)
         low_state, low_action = _bid_reduced(state, action)
-        answer = rules._check_bid(state, action)
-        low_answer = rules._check_bid(low_state, low_action)
+        answer = CHECK_BID(state, action)
+        low_answer = CHECK_BID(low_state, low_action)
         assert (answer and answer[0]) == (low_answer and low_answer[0])
         kinds[answer is None] += 1
         for kind, text in texts:
@@ -320,10 +328,10 @@ def broken_check_bid(state: GameState, action: Bid) -> object:
     total = sum(player.table) + sum(action.cards)
     if action.cards <= player.hand and total == state.highest_bid and total:
         return None
-    return rules._check_bid(state, action)
+    return CHECK_BID(state, action)
 
 
-broken_check_bid.__doc__ = rules._check_bid.__doc__
+broken_check_bid.__doc__ = CHECK_BID.__doc__
 
 
 def test_the_bid_domain_refutes_an_equal_bid_accepted() -> None:
@@ -331,7 +339,7 @@ def test_the_bid_domain_refutes_an_equal_bid_accepted() -> None:
     pre, post = check(broken_check_bid, lambda: iter(first))
     assert pre.counterexample is None
     assert post.counterexample is not None
-    assert [o.counterexample for o in check(rules._check_bid, lambda: iter(first))] == [None] * 2
+    assert [o.counterexample for o in check(CHECK_BID, lambda: iter(first))] == [None] * 2
 
 
 def test_the_gate_enumerates_a_part_of_the_bid_domain_and_the_deep_run_all_of_it() -> None:

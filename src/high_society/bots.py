@@ -262,6 +262,21 @@ def _bids_or_forced(state: GameState) -> tuple[int, Sequence[Bid], Action | None
     return seat, bids, None if bids else Pass(seat)
 
 
+def _choose_drawing(
+    state: GameState, draw: Callable[[], float], choose_with: Callable[[GameState, float], Action]
+) -> Action:
+    """``choose_with(state, draw())``, drawing only when the seat has a choice, so that a
+    seeded bot's draws follow its decisions, not its forced moves.
+
+    Raises:
+        NoSeatToActError: no seat must act in ``state``.
+    """
+    _, _, forced = _bids_or_forced(state)
+    if forced is not None:
+        return forced
+    return choose_with(state, draw())
+
+
 def cheapest_bid(state: GameState) -> Bid | None:
     """The cheapest legal bid of the seat to act, ``None`` when it has none (or no
     auction runs): of the lowest legal total, the bid of the largest action id (its
@@ -465,10 +480,7 @@ class CautiousBot:
         Raises:
             NoSeatToActError: no seat must act in ``state``.
         """
-        _, _, forced = _bids_or_forced(state)
-        if forced is not None:
-            return forced
-        return self.choose_with(state, self._random())
+        return _choose_drawing(state, self._random, self.choose_with)
 
     def choose_with(self, state: GameState, draw: float) -> Action:
         """The action for the seat that must act, with ``draw`` (in ``[0, 1)``) as the
@@ -553,10 +565,7 @@ class ClassicHeuristicBot:
         Raises:
             NoSeatToActError: no seat must act in ``state``.
         """
-        _, _, forced = _bids_or_forced(state)
-        if forced is not None:
-            return forced
-        return self.choose_with(state, self._rng.random())
+        return _choose_drawing(state, self._rng.random, self.choose_with)
 
     def choose_with(self, state: GameState, draw: float) -> Action:
         """The action for the seat that must act, with ``draw`` (in ``[0, 1)``) as the

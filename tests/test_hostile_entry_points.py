@@ -334,9 +334,12 @@ def test_action_id_of_something_else_is_an_encoding_error() -> None:
         action_id(None)  # type: ignore[arg-type]
 
 
-def test_describe_action_of_something_else_is_a_type_error() -> None:
-    with pytest.raises(TypeError, match="not an action"):
-        describe_action(None)  # type: ignore[arg-type]
+@pytest.mark.parametrize(("thing", "shown"), [(None, "NoneType"), ("pass", "str")])
+def test_describe_action_of_something_else_is_a_type_error_naming_its_type(
+    thing: object, shown: str
+) -> None:
+    with pytest.raises(TypeError, match=f"^not an action: {shown}$"):
+        describe_action(thing)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("dtype", ["M8[s]", "m8[s]", object])

@@ -32,14 +32,13 @@ from high_society import (
 from high_society._fast import set_highest_bid
 from high_society.cards import STANDARD_DECK
 from high_society.state import GameState as State
+from tests.builders import FAUX_PAS, PRESTIGE
 from verification import domains
 from verification.enumeration import Inputs, check, conditions, function_named
 from verification.small_game import SMALL_GAME
 
-FAUX_PAS = StatusCard.FAUX_PAS
-PRESTIGE = StatusCard.PRESTIGE
 #: Configurations the random inputs use: their money is all the transitions' domains ignore.
-CONFIGS = (STANDARD, SMALL_GAME, GameConfig(money=(3, 7, 50, 999)), domains.CONFIG)
+MONEY_CONFIGS = (STANDARD, SMALL_GAME, GameConfig(money=(3, 7, 50, 999)), domains.CONFIG)
 RULES = "high_society.rules"
 
 
@@ -63,7 +62,7 @@ def random_state(rng: random.Random, phase: Phase, auction: bool) -> GameState:
     """A state with the standard deck's cards (and 0 to 3 more prestige cards) spread at
     random over the deck, the seats, the cards out of the game, the auction (``auction``)
     and the ending card; every seat's money placed at random."""
-    config = rng.choice(CONFIGS)
+    config = rng.choice(MONEY_CONFIGS)
     n = rng.randint(3, 5)
     cards = [*STANDARD_DECK, *[PRESTIGE] * rng.randint(0, 3)]
     rng.shuffle(cards)

@@ -19,7 +19,6 @@ import importlib
 import inspect
 import itertools
 import sys
-from collections import deque
 from collections.abc import Callable, Collection, Iterator, Mapping
 from fractions import Fraction
 from types import CodeType
@@ -27,22 +26,16 @@ from types import CodeType
 import attrs
 
 from high_society import (
-    Action,
     Bid,
-    Discard,
     GameState,
-    Pass,
     Phase,
     PlayerState,
-    Reveal,
     StatusCard,
-    apply,
-    legal_actions,
-    new_game,
     sort_cards,
 )
-from high_society.cards import LUXURY, STANDARD
+from high_society.cards import STANDARD
 from high_society.scoring import StatusBreakdown, status_of
+from verification import domains
 from verification.small_game import SMALL_GAME
 
 #: A function's input, by parameter name.
@@ -69,13 +62,18 @@ class Outcome:
     counterexample: Inputs | None
 
 
-def check(function: Callable[..., object], inputs: Callable[[], Iterator[Inputs]]) -> list[Outcome]:
-    """Call ``function`` on every input; evaluate its conditions in its module's namespace.
+def check(
+    function: Callable[..., object],
+    inputs: Callable[[], Iterator[Inputs]],
+    module: str | None = None,
+) -> list[Outcome]:
+    """Call ``function`` on every input; evaluate its conditions in its module's namespace
+    (or in ``module``'s: a broken copy elsewhere is checked as the original would be).
 
     A precondition that is false on an input is reported too: the domain would then hold
     an input the contract does not admit, and "confirmed over N inputs" would overstate.
     """
-    namespace = vars(sys.modules[function.__module__])
+    namespace = vars(sys.modules[module or function.__module__])
     compiled: list[tuple[str, str, CodeType]] = [
         (kind, text, compile(text, f"<{kind}: {text}>", "eval"))
         for kind, text in conditions(function)
@@ -105,14 +103,8 @@ def seat_card_sets() -> Iterator[Inputs]:
 
     Any deck is a subset of the standard one (``GameConfig`` refuses other decks), so this
     is every ``status_cards`` of every game."""
-    disgrace = (StatusCard.FAUX_PAS, StatusCard.PASSE, StatusCard.SCANDALE)
-    for luxury in itertools.product((False, True), repeat=len(LUXURY)):
-        owned = [card for card, has in zip(LUXURY, luxury, strict=True) if has]
-        for prestige in range(4):
-            for bad in itertools.product((False, True), repeat=len(disgrace)):
-                cards = owned + [StatusCard.PRESTIGE] * prestige
-                cards += [card for card, has in zip(disgrace, bad, strict=True) if has]
-                yield {"cards": sort_cards(cards)}
+    for cards in domains.holdings():
+        yield {"cards": cards}
 
 
 #: The small game of the bid enumeration (the CrossHair gate's reduced configuration).
@@ -313,43 +305,6 @@ def every_ranking(max_seats: int = 5) -> Iterator[Inputs]:
                     yield {"scores": scores, "money": money, "breakdowns": breakdowns}
 
 
-@functools.cache
-def _explored_transitions() -> tuple[tuple[GameState, Action], ...]:
-    """Every legal action of every reachable state of the explorer's games."""
-    from verification.explore import CONFIGS  # the explorer's games, its checks not needed
-
-    found = []
-    for reduced in CONFIGS:
-        start = new_game(reduced.players, reduced.config)
-        seen = {start}
-        queue = deque([start])
-        while queue:
-            state = queue.popleft()
-            for action in legal_actions(state):
-                found.append((state, action))
-                after = apply(state, action)
-                if after not in seen:
-                    seen.add(after)
-                    queue.append(after)
-    return tuple(found)
-
-
-def _explored(kind: type[Action], *fields: str) -> Callable[[], Iterator[Inputs]]:
-    """The inputs of the transition of ``kind``: its state and the action's ``fields``."""
-
-    def inputs() -> Iterator[Inputs]:
-        for state, action in _explored_transitions():
-            if isinstance(action, kind):
-                yield {"state": state, **{f: getattr(action, f) for f in fields}}
-
-    return inputs
-
-
-#: Of every reachable state of the explorer's games (3 seats), not of every state the
-#: preconditions admit: evidence beside CrossHair's, not a confirmation over the domain.
-_EXPLORED = "every transition of every reachable state of the explorer's three games"
-
-
 @attrs.frozen
 class Enumeration:
     """The inputs of one function's enumeration."""
@@ -390,16 +345,41 @@ ENUMERATIONS: dict[tuple[str, str], Enumeration] = {
         in_gate=False,
     ),
     ("high_society.rules", "_reveal"): Enumeration(
-        _explored(Reveal, "card"), f"{_EXPLORED} (reveals)", in_gate=False, whole=False
+        domains.reveals,
+        "every reveal up to changes that change no answer: 3 to 5 seats, every starter,"
+        " every deck (a sub-multiset of the standard one), every card of it (38 CPU s)",
+        in_gate=False,
+        gate_part=Enumeration(
+            domains.first_seat_reveals,
+            "the same with 3 seats and seat 0 to start (3.7 CPU s): a part of the domain",
+            in_gate=True,
+            whole=False,
+        ),
     ),
     ("high_society.rules", "_bid"): Enumeration(
-        _explored(Bid, "seat", "cards"), f"{_EXPLORED} (bids)", in_gate=False, whole=False
+        domains.bids,
+        "every bid up to changes that change no answer: 3 to 5 seats, every bidder, every"
+        " passed flag of the others, every place of 5 money cards (6 CPU s)",
+        in_gate=True,
     ),
     ("high_society.rules", "_pass"): Enumeration(
-        _explored(Pass, "seat"), f"{_EXPLORED} (passes)", in_gate=False, whole=False
+        domains.passes,
+        "every pass up to changes that change no answer: 3 to 5 seats, every passer, every"
+        " passed flag, every kind of auction, every set of seats with money face up, Faux"
+        " Pas and a luxury card held or not by the passer and the next seat in (3.5 CPU s)",
+        in_gate=True,
     ),
     ("high_society.rules", "_discard"): Enumeration(
-        _explored(Discard, "seat", "card"), f"{_EXPLORED} (discards)", in_gate=False, whole=False
+        domains.discards,
+        "every discard up to changes that change no answer: 3 to 5 seats, every seat,"
+        " every holding with Faux Pas and a luxury card, every luxury card of it (17 CPU s)",
+        in_gate=False,
+        gate_part=Enumeration(
+            domains.three_seat_discards,
+            "the same with 3 seats (4 CPU s): a part of the domain",
+            in_gate=True,
+            whole=False,
+        ),
     ),
     ("high_society.rules", "_check_bid"): Enumeration(
         standard_bids,

@@ -120,9 +120,9 @@ def test_len_indexing_iteration_and_slices_agree() -> None:
     assert list(legal[::-5]) == items[::-5]
     # Every negative index names the same action as its positive twin, the first bid too.
     assert all(legal[i - len(legal)] == items[i] for i in range(len(legal)))
-    with pytest.raises(OutOfRangeError, match="legal action index out of range"):
+    with pytest.raises(OutOfRangeError, match=r"^legal action index out of range$"):
         legal[len(legal)]
-    with pytest.raises(OutOfRangeError, match="legal action index out of range"):
+    with pytest.raises(OutOfRangeError, match=r"^legal action index out of range$"):
         legal[-len(legal) - 1]
 
 

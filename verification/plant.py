@@ -176,7 +176,7 @@ def _copy(into: Path, commit: str) -> None:
 
 
 #: The enumerations of the contracts; ``winners`` up to 4 seats (its 5 seats take minutes),
-#: the transitions of the explored games left to the explorer.
+#: the transitions' domains (about a minute in all) left out: the explorer checks them.
 _ENUMERATE = """
 from verification.enumeration import ENUMERATIONS, check, every_ranking, function_named
 for (module, name), run in ENUMERATIONS.items():

@@ -2,6 +2,7 @@
 
 import pickle
 
+import attrs
 import pytest
 
 from high_society import (
@@ -116,3 +117,13 @@ def test_apply_never_changes_its_input() -> None:
     assert pickle.dumps(state) == snapshot
     assert after != state
     assert state.players[0].table == frozenset()
+
+
+@pytest.mark.parametrize("action", [Bid(3, frozenset({1})), Pass(3)], ids=["bid", "pass"])
+def test_an_action_by_a_turn_that_is_no_seat_is_refused_not_indexed(action: Bid | Pass) -> None:
+    # A state built by hand whose turn is past the last seat: the fast path for common
+    # bids and passes must check the seat before it reads that seat's cards.
+    state = attrs.evolve(auction(), turn=3)
+    with pytest.raises(IllegalActionError) as caught:
+        apply(state, action)
+    assert caught.value.reason is Reason.INVALID_SEAT

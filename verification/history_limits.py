@@ -147,13 +147,16 @@ def replays(state: GameState, rounds: list[history.PastRound]) -> bool:
     return after == state
 
 
-def verdicts(games: list[list[GameState]], stride: int) -> Counter[str]:
+def verdicts(
+    games: list[list[GameState]], stride: int, stopped: list[GameState] | None = None
+) -> Counter[str]:
     """Every state of ``games`` and every single change (verification.boundary) of every
     ``stride``-th state, each asked once: how ``state_problems`` and its history search
     answer. The games' own states are reachable: ``REFUSED REACHABLE`` counts the wrong
     answers. A state accepted comes with a witness that must replay to it (else
     ``WITNESS FAILED``); ``undecided`` counts the states accepted only because the search
-    stopped at its limit (the games' own states apart)."""
+    stopped at its limit (the games' own states apart), and ``stopped`` (if given) collects
+    every state the search stopped on."""
     counts: Counter[str] = Counter()
     asked: set[GameState] = set()
     for states in games:
@@ -165,7 +168,10 @@ def verdicts(games: list[list[GameState]], stride: int) -> Counter[str]:
                 if candidate in asked:
                     continue
                 asked.add(candidate)
-                counts[_verdict(candidate, known)] += 1
+                verdict = _verdict(candidate, known)
+                counts[verdict] += 1
+                if stopped is not None and verdict.startswith("undecided"):
+                    stopped.append(candidate)
     return counts
 
 
@@ -212,10 +218,34 @@ def main(argv: list[str]) -> int:
             state = apply(state, legal[pick])
             walked.append(state)
     print(f"every state of 20 random-walk games ({len(walked)}): {dict(undecided(walked))}")
+    stopped: list[GameState] = []
     for name, sample in [("40 bot games", bot_games(40)), ("40 random walks", walks(40, 3))]:
-        found = verdicts(sample, stride)
+        found = verdicts(sample, stride, stopped)
         print(f"{name}, their states and single changes of every {stride}th: {dict(found)}")
+    more = 10 * history.WORK_LIMIT
+    ends, worst = more_work(stopped[::stride], more)
+    print(
+        f"every {stride}th of the {len(stopped)} states the search stopped on, again with"
+        f" {more:,} units of work: {dict(ends)}; at most {1000 * worst:.0f} ms a state"
+    )
     return 0
+
+
+def more_work(states: list[GameState], limit: int) -> tuple[Counter[str], float]:
+    """How the search ends on ``states`` with ``limit`` units of work (no answer cached),
+    and the most CPU seconds one took: whether the limit or the search is what stops it."""
+    ends: Counter[str] = Counter()
+    worst = 0.0
+    for state in states:
+        history.clear_cache()
+        began = time.process_time()
+        try:
+            found = history.find_history(state, limit)
+            ends["found" if found is not None else "refuted"] += 1
+        except history.Undecided:
+            ends["undecided"] += 1
+        worst = max(worst, time.process_time() - began)
+    return ends, worst
 
 
 if __name__ == "__main__":

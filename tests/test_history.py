@@ -174,3 +174,14 @@ def test_on_standard_games_no_reachable_state_is_refused_and_every_accept_replay
     assert verdicts["refused by the history search"] > 0
     undecided = verdicts["undecided (accepted)"] + verdicts["undecided (accepted), reachable"]
     assert undecided <= 3
+
+
+def test_with_faux_pas_out_of_the_game_every_seat_that_may_have_taken_it_gets_work() -> None:
+    # The state does not say who took Faux Pas: the search tries each seat with a share of
+    # the work before spending the rest, so one seat whose orders and payments are many to
+    # refute does not use up the work the true one needs. In this RandomBot game (seed 7,
+    # 4 seats) every state from the discard on used to stop at the limit.
+    states = bot_games(8)[7]
+    assert FAUX_PAS in states[33].removed
+    for state in states[33:53]:
+        assert replay(state) == state

@@ -262,6 +262,7 @@ class _Search:
         self.limit = limit
         self.work = 0
         self.refuted: set[tuple[_Position, bool]] = set()
+        self.ladders: dict[tuple[int, bool, int, bool], tuple[int, ...]] = {}
         lux = [0] * n
         prestige = [0] * n
         disgrace = [-1, -1, -1]
@@ -369,7 +370,16 @@ class _Search:
             for kind, rest in self.last_rounds(at.rounds, at.s_next, faux_pas_last):
                 left = self.takers(rest)
                 alone = not any(left)
-                for s in range(self.n):
+                # Disgrace rounds with fewer payers first (fewer payments to choose), and a
+                # normal round where the winner acted last after the others (a price to
+                # choose above a lower bid).
+                n = self.n
+                starters = (
+                    [(at.s_next - d) % n for d in range(n)]
+                    if isinstance(kind, StatusCard)
+                    else sorted(range(n), key=lambda s: s == (at.s_next + 1) % n)
+                )
+                for s in starters:
                     if (s != 0) if alone else not left[s]:
                         continue
                     self.tick()
@@ -425,11 +435,14 @@ class _Search:
         """The rounds ``w`` took that can be the latest of ``rounds``, each with the rest."""
         lux, prestige, lost, disgrace = rounds
         faux_pas_left = disgrace[0] == w
+        # Disgrace rounds last: a normal round taken back first leaves the pools as they are.
+        disgraced = []
         for k, seat in enumerate(disgrace):
             if seat == w and (k == 0 or not faux_pas_last):
                 rest = (*disgrace[:k], -1, *disgrace[k + 1 :])
-                yield _DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))
+                disgraced.append((_DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))))
         if faux_pas_last:
+            yield from disgraced
             return
         if lux[w]:
             yield LUXURY, (_minus(lux, w), prestige, lost, disgrace)
@@ -440,6 +453,7 @@ class _Search:
         # the taker's first luxury card: then every other luxury card it owns came later.
         if lost and w == self.lost_by and (not faux_pas_left or not lux[w]):
             yield LOST_LUXURY, (lux, prestige, False, disgrace)
+        yield from disgraced
 
     # --- what one round can do --------------------------------------------------------------
 
@@ -477,7 +491,8 @@ class _Search:
                 _Position(at.rounds, at.s_next, at.pools, at.reserved, tokens),
             )
             return
-        # The winner acted last: someone else bid first, below its payment. The lowest
+        yield functools.partial(PastRound, kind, s, w, nothing), at  # free: everyone else passed
+        # Or the winner acted last: someone else bid first, below its payment. The lowest
         # card another seat surely held then, or one it held because it paid it later.
         options: list[tuple[int, int, int]] = []  # (card, seat, position)
         surely = [
@@ -514,7 +529,6 @@ class _Search:
                     ),
                     after,
                 )
-        yield functools.partial(PastRound, kind, s, w, nothing), at  # free: everyone else passed
 
     def disgrace(
         self,
@@ -643,9 +657,18 @@ class _Search:
         only while the seats after it can still rise: the least total above the one
         before, seat by seat, decides that."""
         wide = wide or set()
-        ladders = [_ladder(self.money, pools[seat], seat in wide, *budgets[seat]) for seat in seats]
-        self.tick(sum(1 << pools[seat].bit_count() for seat in seats) >> 8)  # the ladders' cost
+        ladders = [self.ladder(pools[seat], seat in wide, *budgets[seat]) for seat in seats]
         yield from self._rising(seats, pools, budgets, floor, wide, ladders, 0, 0, 0)
+
+    def ladder(self, mask: int, wide: bool, spare: int, closed: bool) -> tuple[int, ...]:
+        """``_ladder`` for this search, its cost counted once per search (so the work
+        counted does not depend on what earlier searches cached)."""
+        key = (mask, wide, spare, closed)
+        found = self.ladders.get(key)
+        if found is None:
+            self.tick(1 + ((1 << mask.bit_count()) >> 8))
+            found = self.ladders[key] = _ladder(self.money, mask, wide, spare, closed)
+        return found
 
     def _rising(
         self,
@@ -785,19 +808,41 @@ _Key = tuple[
 @functools.lru_cache(maxsize=256)
 def _search(key: _Key, limit: int) -> tuple[PastRound, ...] | str | None:
     money, seats, removed, starters, discarding = key
-    lost = StatusCard.FAUX_PAS in removed
-    spent = 0
-    for lost_by in range(len(seats)) if lost else [None]:
-        search = _Search(money, seats, lost_by, limit - spent)
-        try:
-            for s_next in starters:
-                found = search.search(search.start(s_next), faux_pas_last=discarding)
-                if found is not None:
-                    return tuple(search.fill(found))
-        except Undecided:
-            return _UNDECIDED
-        spent += search.work
+    # The state may leave open who took Faux Pas (out of the game) and who started the
+    # running auction: each pair is first tried with an equal share of a quarter of the
+    # work, then the pairs left open with the rest in turn, so that one hard pair does not
+    # use up the work another would decide with. Refuted positions are kept per Faux Pas
+    # taker, so a pair tried again does not redo them.
+    takers = list(range(len(seats))) if StatusCard.FAUX_PAS in removed else [None]
+    searches = [_Search(money, seats, lost_by, limit) for lost_by in takers]
+    tries = [(search, s_next) for search in searches for s_next in starters]
+    share = limit // (4 * len(tries)) if len(tries) > 1 else limit
+    left_open = []
+    for search, s_next in tries:
+        found = _search_from(search, s_next, discarding, search.work + share)
+        if found == _UNDECIDED:
+            left_open.append((search, s_next))
+        elif found is not None:
+            return found
+    for search, s_next in left_open:
+        spent = sum(s.work for s in searches)
+        found = _search_from(search, s_next, discarding, search.work + limit - spent)
+        if found is not None:
+            return found
     return None
+
+
+def _search_from(
+    search: "_Search", s_next: int, discarding: bool, limit: int
+) -> tuple[PastRound, ...] | str | None:
+    """The history ``search`` finds from ``s_next`` within ``limit`` units of its work
+    (counted from its start), None if there is none, or ``_UNDECIDED``."""
+    search.limit = limit
+    try:
+        found = search.search(search.start(s_next), faux_pas_last=discarding)
+    except Undecided:
+        return _UNDECIDED
+    return None if found is None else tuple(search.fill(found))
 
 
 def _cards(money: tuple[int, ...], mask: int) -> frozenset[int]:

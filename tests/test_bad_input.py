@@ -1,6 +1,7 @@
 """Anything that is not a legal action is refused with the typed error, and nothing changes."""
 
 import pickle
+from collections.abc import Callable
 
 import attrs
 import pytest
@@ -127,3 +128,20 @@ def test_an_action_by_a_turn_that_is_no_seat_is_refused_not_indexed(action: Bid 
     with pytest.raises(IllegalActionError) as caught:
         apply(state, action)
     assert caught.value.reason is Reason.INVALID_SEAT
+
+
+@pytest.mark.parametrize("turn", [3, -1])
+@pytest.mark.parametrize("built", [auction, discard_due], ids=["auction", "discard"])
+def test_a_turn_that_is_no_seat_has_no_legal_actions(
+    turn: int, built: Callable[[], GameState]
+) -> None:
+    # A state built by hand whose turn is no seat: apply refuses every action there, so
+    # legal_actions lists none (rather than reading past the last seat, or seat -1 as the
+    # last one).
+    state = attrs.evolve(built(), turn=turn)
+    legal = legal_actions(state)
+    assert len(legal) == 0
+    assert list(legal) == []
+    for action in [Pass(turn), Bid(turn, frozenset({1})), Discard(turn, L(3))]:
+        assert action not in legal
+        assert why_illegal(state, action) is not None

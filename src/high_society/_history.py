@@ -325,6 +325,7 @@ class _Search:
         a round the next seat took), and whether no round is left to pay its pool in
         (``closed``). A disgrace round taken back now may take at most the spare cards of
         a seat, and must take all of a closed seat's pool."""
+        self.tick()
         n = self.n
         lux, prestige, lost, disgrace = rounds
         lost_by = self.lost_by if lost and self.lost_by is not None else -1
@@ -657,6 +658,7 @@ class _Search:
         only while the seats after it can still rise: the least total above the one
         before, seat by seat, decides that."""
         wide = wide or set()
+        self.tick(len(seats))
         ladders = [self.ladder(pools[seat], seat in wide, *budgets[seat]) for seat in seats]
         yield from self._rising(seats, pools, budgets, floor, wide, ladders, 0, 0, 0)
 
@@ -666,7 +668,7 @@ class _Search:
         key = (mask, wide, spare, closed)
         found = self.ladders.get(key)
         if found is None:
-            self.tick(1 + ((1 << mask.bit_count()) >> 8))
+            self.tick(1 + ((1 << mask.bit_count()) >> 6))
             found = self.ladders[key] = _ladder(self.money, mask, wide, spare, closed)
         return found
 

@@ -580,7 +580,9 @@ class LegalActions(Sequence[Action]):
     even when a full hand gives 2,047 legal bids. The order is deterministic: in an
     auction ``Pass`` first, then the bids by the total they add, lowest first (ties by
     their cards in ascending order); in a discard the luxury cards lowest first; for a
-    reveal, the distinct cards of the deck in canonical order. Empty once the game is over.
+    reveal, the distinct cards of the deck in canonical order. Empty once the game is over,
+    and in a state built by hand whose turn is no seat (where :func:`apply` refuses every
+    action with ``INVALID_SEAT``).
     An index past either end raises :class:`~high_society.OutOfRangeError` (an
     :class:`IndexError`, as a sequence should).
 
@@ -598,6 +600,9 @@ class LegalActions(Sequence[Action]):
         self._state = state
         seat = self._seat = state.turn
         phase = state.phase
+        if not 0 <= seat < len(state.players) and phase is not REVEAL:
+            # A hand-built turn that is no seat: apply refuses every action (INVALID_SEAT).
+            phase = OVER
         if phase is AUCTION:
             # Pass, then the bids that beat the highest (R5): a suffix of the hand's table,
             # found without building anything.

@@ -436,14 +436,11 @@ class _Search:
         """The rounds ``w`` took that can be the latest of ``rounds``, each with the rest."""
         lux, prestige, lost, disgrace = rounds
         faux_pas_left = disgrace[0] == w
-        # Disgrace rounds last: a normal round taken back first leaves the pools as they are.
-        disgraced = []
         for k, seat in enumerate(disgrace):
             if seat == w and (k == 0 or not faux_pas_last):
                 rest = (*disgrace[:k], -1, *disgrace[k + 1 :])
-                disgraced.append((_DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))))
+                yield _DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))
         if faux_pas_last:
-            yield from disgraced
             return
         if lux[w]:
             yield LUXURY, (_minus(lux, w), prestige, lost, disgrace)
@@ -454,7 +451,6 @@ class _Search:
         # the taker's first luxury card: then every other luxury card it owns came later.
         if lost and w == self.lost_by and (not faux_pas_left or not lux[w]):
             yield LOST_LUXURY, (lux, prestige, False, disgrace)
-        yield from disgraced
 
     # --- what one round can do --------------------------------------------------------------
 

@@ -39,8 +39,8 @@ the state is reachable. A history found is a witness: :func:`history_actions` tu
 into actions, and the tests replay them through the rules to the state.
 
 The search memoises the positions it has refuted and counts its work; past
-:data:`WORK_LIMIT` units (under 80 ms measured, docs/verification.md) it stops and says so
-(:class:`Undecided`), so that hostile input costs bounded time. The answer is then "not
+:data:`WORK_LIMIT` units (at most about 0.1 s measured, docs/verification.md) it stops and
+says so (:class:`Undecided`), so that hostile input costs bounded time. The answer is then "not
 refuted": callers accept the state, never refusing a reachable one. On the explored games
 the search always ends within the limit; on standard games it may not (the state's cards
 then allow too many orders and payments to try: docs/verification.md gives the figures).

@@ -310,6 +310,20 @@ def test_R9_the_fourth_dark_green_card_ends_the_game_and_goes_to_nobody() -> Non
     assert end.auction is None
 
 
+def test_R9_the_fourth_dark_green_card_ends_the_game_when_it_is_a_prestige_card() -> None:
+    # Scandale first, then the three prestige cards: the last of them is the fourth
+    # dark-green card, and it ends the game as Scandale would.
+    state = play_actions(Reveal(SCANDALE), Pass(0), *won(PRESTIGE, 0, 1), *won(PRESTIGE, 0, 2))
+    assert state.phase is Phase.REVEAL
+    owned_before = [p.status_cards for p in state.players]
+    end = apply(state, Reveal(PRESTIGE))
+    assert end.is_over
+    assert end.ending_card is PRESTIGE
+    assert PRESTIGE not in end.deck
+    assert [p.status_cards for p in end.players] == owned_before
+    assert end.auction is None
+
+
 def test_R9_the_first_three_dark_green_cards_are_auctioned() -> None:
     state = play_actions(Reveal(SCANDALE))
     assert state.phase is Phase.AUCTION

@@ -17,6 +17,7 @@ from high_society import (
     Bid,
     Discard,
     GameConfig,
+    GameState,
     IllegalActionError,
     InvalidConfigError,
     Pass,
@@ -294,34 +295,32 @@ def test_R8_a_faux_pas_still_pending_at_the_end_has_no_effect_on_the_score() -> 
     assert result(pending).breakdowns[2].holds_faux_pas
 
 
+def assert_ends_unauctioned(state: GameState, card: StatusCard) -> None:
+    """Revealing ``card`` in ``state`` ends the game at once: no auction, nobody gets it."""
+    assert state.phase is Phase.REVEAL
+    owned_before = [p.status_cards for p in state.players]
+    end = apply(state, Reveal(card))
+    assert end.is_over
+    assert end.ending_card is card
+    assert card not in end.deck
+    assert [p.status_cards for p in end.players] == owned_before
+    assert end.auction is None
+
+
 def test_R9_the_fourth_dark_green_card_ends_the_game_and_goes_to_nobody() -> None:
     state = play_actions(
         *won(PRESTIGE, 0, 1),
         *won(PRESTIGE, 0, 2),
         *won(PRESTIGE, 0, 3),
     )
-    assert state.phase is Phase.REVEAL
-    owned_before = [p.status_cards for p in state.players]
-    end = apply(state, Reveal(SCANDALE))
-    assert end.is_over
-    assert end.ending_card is SCANDALE
-    assert SCANDALE not in end.deck
-    assert [p.status_cards for p in end.players] == owned_before
-    assert end.auction is None
+    assert_ends_unauctioned(state, SCANDALE)
 
 
 def test_R9_the_fourth_dark_green_card_ends_the_game_when_it_is_a_prestige_card() -> None:
     # Scandale first, then the three prestige cards: the last of them is the fourth
     # dark-green card, and it ends the game as Scandale would.
     state = play_actions(Reveal(SCANDALE), Pass(0), *won(PRESTIGE, 0, 1), *won(PRESTIGE, 0, 2))
-    assert state.phase is Phase.REVEAL
-    owned_before = [p.status_cards for p in state.players]
-    end = apply(state, Reveal(PRESTIGE))
-    assert end.is_over
-    assert end.ending_card is PRESTIGE
-    assert PRESTIGE not in end.deck
-    assert [p.status_cards for p in end.players] == owned_before
-    assert end.auction is None
+    assert_ends_unauctioned(state, PRESTIGE)
 
 
 def test_R9_the_first_three_dark_green_cards_are_auctioned() -> None:

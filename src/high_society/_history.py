@@ -263,6 +263,13 @@ class _Search:
         self.work = 0
         self.refuted: set[tuple[_Position, bool]] = set()
         self.ladders: dict[tuple[int, bool, int, bool], tuple[int, ...]] = {}
+        # The order in which the starters of a round taken by ``w`` are tried, per ``w``: for
+        # a disgrace round, fewer payers first (fewer payments to choose); for a normal one,
+        # the seat after ``w`` last (``w`` then acted last: a price above a lower bid).
+        self.disgrace_starters = [tuple((w - d) % n for d in range(n)) for w in range(n)]
+        self.starters = [
+            (*(s for s in range(n) if s != (w + 1) % n), (w + 1) % n) for w in range(n)
+        ]
         lux = [0] * n
         prestige = [0] * n
         disgrace = [-1, -1, -1]
@@ -371,16 +378,8 @@ class _Search:
             for kind, rest in self.last_rounds(at.rounds, at.s_next, faux_pas_last):
                 left = self.takers(rest)
                 alone = not any(left)
-                # Disgrace rounds with fewer payers first (fewer payments to choose), and a
-                # normal round where the winner acted last after the others (a price to
-                # choose above a lower bid).
-                n = self.n
-                starters = (
-                    [(at.s_next - d) % n for d in range(n)]
-                    if isinstance(kind, StatusCard)
-                    else sorted(range(n), key=lambda s: s == (at.s_next + 1) % n)
-                )
-                for s in starters:
+                orders = self.disgrace_starters if isinstance(kind, StatusCard) else self.starters
+                for s in orders[at.s_next]:
                     if (s != 0) if alone else not left[s]:
                         continue
                     self.tick()
@@ -831,7 +830,7 @@ def _search(key: _Key, limit: int) -> tuple[PastRound, ...] | str | None:
 
 
 def _search_from(
-    search: "_Search", s_next: int, discarding: bool, limit: int
+    search: _Search, s_next: int, discarding: bool, limit: int
 ) -> tuple[PastRound, ...] | str | None:
     """The history ``search`` finds from ``s_next`` within ``limit`` units of its work
     (counted from its start), None if there is none, or ``_UNDECIDED``."""

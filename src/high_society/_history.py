@@ -21,29 +21,35 @@ search follows what each kind of round can do (docs/verification.md derives each
 - **Faux Pas** (R8): the luxury card out of the game was won by the seat that took Faux
   Pas, either before it (and discarded for it) or as that seat's first luxury card after.
 
-Payments are decided as late as they can be. A normal auction paid for with no bound on
-its price only needs one card of the winner's: the search counts it (an open payment) and
-gives out the winner's cards left at the end (``settle``), each open payment at least
-one. Payments with a bound (a disgrace auction's rising totals; the least price above a
-lower bid) are chosen as sets when their round is taken back (for a price above a lower
-bid, a least set, which the end may add to), only among the sets the rest of the history
-leaves possible (``budgets``: each seat keeps a card for each payment still to make; the
-seats after a payer can still rise; a seat that bids twice has a part to bid first). A
-seat's hand at the time of a round is its
-money less what it paid before: less what the search has not yet given to a later round
-(its pool). A card still in the pool then may really have been paid later in an open
-payment: where a hand needs such a card (the lower bid, the taker's bid in a lap), the
-search keeps it out of the pool for one of the seat's later normal auctions, which the end
-checks. So the hands are exact, and the search is exact: it finds a history exactly when
-the state is reachable. A history found is a witness: :func:`history_actions` turns it
-into actions, and the tests replay them through the rules to the state.
+Every payment is decided at the end, once every round is taken back (``settle``). Taking
+a round back only records what it asks: each payer owes a payment (``_Position.tokens``):
+at least one card; above the lower bid, for a normal auction its winner paid acting last;
+totals rising along the payers, for a disgrace round. The seats' spent money is left
+whole, so orders of the rounds that differ only in who paid what meet in one position,
+searched once. Cheap counts prune on the way (``budgets``: each seat keeps a card for each
+payment still to make; ``disgrace``: the payers can still rise). At the end, ``settle``
+gives each seat's spent money out to its payments: first the disgrace rounds' sets,
+totals rising (and in a lap, parts to bid first); then each lower bid, a card another
+seat held then: one it surely held, or one it paid in a later disgrace round, or one a
+later normal auction of its takes (which it then must); then each lap taker's bid from
+its hand then, likewise; last the normal auctions, each a card at least (a total above
+its lower bid), any card left to the latest one. A seat's hand at the time of a round is
+what it had not paid before, so each of those steps asks exactly what the rules ask, and
+the search is exact: it finds a history exactly when the state is reachable. A history
+found is a witness: :func:`history_actions` turns it into actions, and the tests replay
+them through the rules to the state.
 
-The search memoises the positions it has refuted and counts its work; past
-:data:`WORK_LIMIT` units (at most about 0.1 s measured, docs/verification.md) it stops and
-says so (:class:`Undecided`), so that hostile input costs bounded time. The answer is then "not
-refuted": callers accept the state, never refusing a reachable one. On the explored games
-the search always ends within the limit; on standard games it may not (the state's cards
-then allow too many orders and payments to try: docs/verification.md gives the figures).
+The search memoises the positions it has refuted (a position refuted without asking
+``settle`` refutes every position of its shape whose seats owe as many payments or more)
+and counts its work; past :data:`WORK_LIMIT` units (docs/verification.md gives the time
+measured) it stops and says so (:class:`Undecided`), so that hostile input costs bounded
+time. The answer is then "not refuted": callers accept the state, never refusing a
+reachable one. A first pass caps the work of each ``settle`` (:data:`SETTLE_FIRST`), so
+that one end whose payments are many to refute does not use up the work an easy witness
+elsewhere needs; the second pass, only if the first cut one short, has no cap. On the
+explored games the search always ends within the limit; on standard games it may not (the
+state's cards then allow too many orders and payments to try: docs/verification.md gives
+the figures).
 """
 
 import bisect
@@ -85,6 +91,10 @@ LUXURY, PRESTIGE, LOST_LUXURY = "luxury", "prestige", "lost luxury"
 
 class Undecided(Exception):
     """The search reached :data:`WORK_LIMIT` before it found a history or refuted all."""
+
+
+class _Deep(Exception):
+    """A ``settle`` reached the work its pass allows it."""
 
 
 @attrs.frozen
@@ -220,27 +230,59 @@ def current_partials(state: GameState, starter: int) -> list[tuple[int, frozense
 #: left, else -1. Plain ints: positions are hashed often.
 _Rounds = tuple[tuple[int, ...], tuple[int, ...], bool, tuple[int, int, int]]
 _DISGRACE = (_FP, _PASSE, _SCANDALE)
-_Reserved = tuple[tuple[tuple[int, int], ...], ...]
-_Tokens = tuple[tuple[bool, ...], ...]
+_Tokens = tuple[tuple[int, ...], ...]
+#: Payments a seat made after the time of the round taken back next (``_Position.tokens``):
+#: a number ``j`` >= 0 is a payment in the ``j``-th disgrace round taken back; ``_OPEN - v``
+#: a normal auction's payment, of a total above ``v`` (0: any non-empty set).
+_OPEN = -1
+
+
+class _Deferred(NamedTuple):
+    """A disgrace round taken back whose payments the end decides (see ``settle``).
+
+    ``later``: how many of the taker's payments (``_Position.tokens``) came after the
+    round. In a lap, the taker's bid comes from the cards it never spent and the ones it
+    paid in those payments.
+    """
+
+    card: int
+    starter: int
+    taker: int
+    lap: bool
+    later: int
+
+
+class _Lower(NamedTuple):
+    """A normal auction whose winner acted last, paying above the bid of a seat that
+    passed then (see ``settle``).
+
+    ``place``: the payment's place among the winner's (``_Position.tokens``); ``later``:
+    per seat, how many of its payments came after the round; ``least``: the lowest card
+    another seat surely held then (``surely_by`` held it), above the money's top if none.
+    """
+
+    winner: int
+    place: int
+    later: tuple[int, ...]
+    least: int
+    surely_by: int
 
 
 class _Position(NamedTuple):
-    """What is left to explain, going backward in time.
+    """What is left to explain, going backward in time (the seats' spent money is given out
+    at the end: ``_Search.pools``).
 
-    ``pools``: each seat's spent money not yet given to a later round (so, for the hand
-    of a seat at the time of the round taken back next, spent before it). ``tokens``: per
-    seat, the normal auctions it paid for after that time, latest first, ``True`` for one
-    whose payment is still open (any non-empty set: decided at the end) and ``False`` for
-    one that paid a fixed core and may take more. ``reserved``: per seat, (count, cards)
-    pairs: money kept out of the pools because a hand needed it at some time, to be paid
-    in one of the seat's ``count`` latest normal auctions.
+    ``tokens``: per seat, the payments it made after the time of the round taken back
+    next, latest first (``_OPEN - v`` or a disgrace round's number). ``deferred``: the
+    disgrace rounds taken back, in the order they were; ``lowers``: the normal auctions
+    paid above another seat's bid.
     """
 
     rounds: _Rounds
     s_next: int
-    pools: tuple[int, ...]
-    reserved: _Reserved
     tokens: _Tokens
+    deferred: tuple[_Deferred, ...] = ()
+    lowers: tuple[_Lower, ...] = ()
 
 
 class _Search:
@@ -262,6 +304,22 @@ class _Search:
         self.limit = limit
         self.work = 0
         self.refuted: set[tuple[_Position, bool]] = set()
+        self.unsettled: set[_Position] = set()
+        self.misshapen: dict[
+            tuple[_Rounds, int, tuple[bool, ...], bool], list[tuple[int, ...]]
+        ] = {}
+        self.leaves = 0  # how often the search reached the game's start, to ask ``settle``
+        # A pass may cap each ``settle``'s work at ``deep`` units (``stop``: where the
+        # work stops); ``deeper`` counts the ones it cut short.
+        self.deep: int | None = None
+        self.stop = limit
+        self.deeper = 0
+        # What the last ``settle`` that fits chose: normal auctions' cards per seat and
+        # payment, disgrace rounds' payments and lap takers' bids by round number.
+        self.blocks: list[list[int]] = []
+        self.chosen: dict[int, list[tuple[int, int]]] = {}
+        self.bids: dict[int, int] = {}
+        self.lowered: dict[tuple[int, int], tuple[int, int]] = {}
         self.ladders: dict[tuple[int, bool, int, bool], tuple[int, ...]] = {}
         # The order in which the starters of a round taken by ``w`` are tried, per ``w``: for
         # a disgrace round, fewer payers first (fewer payments to choose); for a normal one,
@@ -289,11 +347,14 @@ class _Search:
             lost_by is not None,
             (disgrace[0], disgrace[1], disgrace[2]),
         )
+        # Each seat's spent money, given out to its payments at the end, and the cards it
+        # never spent: it held those at the time of every round.
         self.pools = tuple(self.mask(spent) for spent, _ in seats)
+        self.hands = tuple(self.full & ~pool for pool in self.pools)
 
     def start(self, s_next: int) -> _Position:
         n = self.n
-        return _Position(self.start_rounds, s_next, self.pools, ((),) * n, ((),) * n)
+        return _Position(self.start_rounds, s_next, ((),) * n)
 
     def mask(self, cards: frozenset[int]) -> int:
         out = 0
@@ -303,8 +364,10 @@ class _Search:
 
     def tick(self, units: int = 1) -> None:
         self.work += units
-        if self.work > self.limit:
-            raise Undecided
+        if self.work > self.stop:
+            if self.work > self.limit:
+                raise Undecided
+            raise _Deep
 
     def takers(self, rounds: _Rounds) -> list[int]:
         lux, prestige, lost, disgrace = rounds
@@ -321,13 +384,13 @@ class _Search:
         """Necessary conditions on what is left, cheap to check (see ``budgets``)."""
         budgets = self.budgets(at.rounds, at.s_next, at)
         return budgets is None or any(
-            spare < 0 or (closed and at.pools[a]) for a, (spare, closed) in enumerate(budgets)
+            spare < 0 or (closed and self.pools[a]) for a, (spare, closed) in enumerate(budgets)
         )
 
     def budgets(self, rounds: _Rounds, s_next: int, at: _Position) -> list[tuple[int, bool]] | None:
         """What ``rounds`` left, the latest taken by ``s_next``, ask of each seat's money in
         ``at``: None when some are left and ``s_next`` took none of them; else per seat,
-        how many of its cards (pool and reserved) are spare beyond one for each open
+        how many of its cards are spare beyond one for each open
         payment and each normal auction it must still pay for (it may win free only after
         a round the next seat took), and whether no round is left to pay its pool in
         (``closed``). A disgrace round taken back now may take at most the spare cards of
@@ -350,15 +413,14 @@ class _Search:
                 return None
             count[s_next] -= 1
             count[0] += 1  # now: how many rounds left each seat starts
-        pools = at.pools
+        pools = self.pools
         out = []
         for a in range(n):
             tokens = at.tokens[a]
             won = normal[a]
             cards = pools[a].bit_count()
-            for _, m in at.reserved[a]:
-                cards += m.bit_count()
-            spare = cards - (sum(tokens) + won - min(won, count[(a + 1) % n]))
+            owed = len(tokens)
+            spare = cards - (owed + won - min(won, count[(a + 1) % n]))
             out.append((spare, not (won or tokens or left - disgrace.count(a))))
         return out
 
@@ -369,10 +431,22 @@ class _Search:
         if not any(lux) and not any(prestige) and not lost and disgrace == (-1, -1, -1):
             if at.s_next != 0:
                 return None
+            self.leaves += 1
             return self.settle(at)
-        key = (at, faux_pas_last)
-        if key in self.refuted:
+        # Which rounds are left, who took the latest and how many payments each seat owes
+        # decide every branch below, but not whether the payments fit (``settle``). So a
+        # position refuted before any of them was asked refutes every one of its shape
+        # whose seats owe as many payments or more (each owes a card: less room).
+        owed = tuple(map(len, at.tokens))
+        shape = (at.rounds, at.s_next, tuple(map(bool, owed)), faux_pas_last)
+        fewer = self.misshapen.get(shape, [])
+        if any(all(map(int.__le__, other, owed)) for other in fewer):
             return None
+        key = (_canonical(at), faux_pas_last)
+        if key in self.refuted:
+            self.leaves += 1  # refuted after asking ``settle`` (else its shape would be)
+            return None
+        leaves, deeper = self.leaves, self.deeper
         self.tick(4)
         if not self.hopeless(at):
             for kind, rest in self.last_rounds(at.rounds, at.s_next, faux_pas_last):
@@ -387,47 +461,343 @@ class _Search:
                     if budgets is None:
                         continue
                     for done, after in self.outcomes(kind, s, at, budgets):
-                        before = _Position(rest, s, after.pools, after.reserved, after.tokens)
+                        before = after._replace(rounds=rest, s_next=s)
                         earlier = self.search(before)
                         if earlier is not None:
                             return [*earlier, done()]
-        self.refuted.add(key)
+        if self.deeper != deeper:
+            pass  # a payment left open below: not refuted
+        elif self.leaves == leaves:
+            fewer[:] = [o for o in fewer if not all(map(int.__le__, owed, o))]
+            fewer.append(owed)
+            self.misshapen[shape] = fewer
+        else:
+            self.refuted.add(key)
         return None
 
     def settle(self, at: _Position) -> list[PastRound] | None:
-        """With every round taken back: give each seat's cards left to its normal
-        auctions, each open one at least one card it may take; None if they do not fit.
-        The returned list is empty: the caller fills in the payments (see ``fill``)."""
+        """With every round taken back: give each seat's cards left to its payments, each
+        card to one it may go to (a card kept for a hand: one of the payments after that
+        time). Each disgrace round's payers get totals rising as the round needs them, and
+        in a lap the taker a bid from its hand then; each open normal auction gets at least
+        one card. None if they do not fit. The returned list is empty: the caller fills in
+        the payments (see ``fill``)."""
         self.tick(8)
+        key = _canonical(at)
+        if key in self.unsettled:
+            return None
+        caps: list[dict[int, int]] = []
         for a in range(self.n):
-            if not at.tokens[a] and (at.pools[a] or at.reserved[a]):
+            if not at.tokens[a] and self.pools[a]:
                 return None
+            caps.append(dict.fromkeys(_bits(self.pools[a]), len(at.tokens[a])))
+        if self.deep is not None:
+            self.stop = min(self.limit, self.work + self.deep)
+        try:
+            if self.disgrace_payments(at, 0, self.pools, caps, {}):
+                return []
+        except _Deep:
+            self.deeper += 1  # left for a later pass: nothing is refuted meanwhile
+            return None
+        finally:
+            self.stop = self.limit
+        self.unsettled.add(key)
+        return None
+
+    def disgrace_payments(
+        self,
+        at: _Position,
+        j: int,
+        left: tuple[int, ...],
+        caps: list[dict[int, int]],
+        chosen: dict[int, list[tuple[int, int]]],
+    ) -> bool:
+        """Choose the payments of the ``j``-th disgrace round taken back and of the ones
+        after it in ``at.deferred``, from the cards ``left``; then the lower bids, the
+        taker's bids and the normal auctions' payments. (Any card may go to any disgrace
+        payment: only those steps keep cards for some payments.)"""
+        if j == len(at.deferred):
+            return self.lower_bids(at, 0, left, caps, chosen, list(at.tokens))
+        payers, wide = self.chain(at.deferred[j])
+        budgets = [(0, False)] * self.n
+        for a in payers:
+            budgets[a] = self.room(at.tokens[a], j, left[a], False)
+        ladders = [self.ladder(left[a], a in wide, *budgets[a]) for a in payers]
+        # Seats whose payment here matters to the rest only by its total (see ``trace``)
+        # and its count (the fewer cards the better): one least payment per total.
+        least = {a for a in payers if a not in wide and self.by_total(at, j, a)}
+
+        def follow(k: int, block: int, after: tuple[int, ...]) -> object:
+            if not self.can_follow(at, j, payers, k, after):
+                return None
+            return self.trace(at, j, left, payers[k], block)
+
+        for blocks in self._rising(payers, left, budgets, 0, wide, ladders, follow, left, least):
+            after = list(left)
+            for a, block in blocks:
+                after[a] ^= block
+            chosen[j] = blocks
+            if self.disgrace_payments(at, j + 1, tuple(after), caps, chosen):
+                return True
+        return False
+
+    def chain(self, deferred: _Deferred) -> tuple[list[int], set[int]]:
+        """A disgrace round's payers, in the order their totals rise, and the seats that
+        bid twice (in a lap)."""
+        n = self.n
+        _, s, p, lap, _ = deferred
+        d = (p - s) % n
+        if lap:
+            return [(p + 1 + i) % n for i in range(n - 1)], {(s + i) % n for i in range(d)}
+        return [(s + i) % n for i in range(d)], set()
+
+    def room(self, tokens: tuple[int, ...], j: int, cards: int, pending: bool) -> tuple[int, bool]:
+        """A seat's budget for its payment in the ``j``-th disgrace round, with
+        ``cards`` left and its earlier disgrace payments made (but for one more if
+        ``pending``): how many cards it may pay, beyond one for each other payment left,
+        and whether it must pay them all (no other payment left)."""
+        other = sum(t < 0 or t > j for t in tokens) + pending
+        return cards.bit_count() - other, not other
+
+    def can_follow(
+        self, at: _Position, j: int, payers: list[int], k: int, after: tuple[int, ...]
+    ) -> bool:
+        """Whether, the first ``k + 1`` of ``payers`` having paid in the ``j``-th disgrace
+        round with the cards ``after`` left, each later disgrace round the last of them
+        pays in can still rise (see ``_can_rise``)."""
+        pending = set(payers[k + 1 :])
+        for t in at.tokens[payers[k]]:
+            if t <= j:
+                continue
+            later, wide = self.chain(at.deferred[t])
+            ladders = []
+            for a in later:
+                tokens = at.tokens[a]
+                others = tuple(u for u in tokens if u != t)
+                spare, closed = self.room(others, j, after[a], a in pending)
+                ladders.append(self.ladder(after[a], a in wide, spare, closed))
+            if not _can_rise(ladders, 0, 0):
+                return False
+        return True
+
+    def by_total(self, at: _Position, j: int, seat: int) -> bool:
+        """Whether ``trace`` sees only the total and count of ``seat``'s payment in the
+        ``j``-th disgrace round (the fewer cards, the more room left)."""
+        if at.lowers or any(d.lap and d.taker == seat for d in at.deferred):
+            return False
+        tokens = at.tokens[seat]
+        others = [t for t in tokens if t > j]
+        normal = any(t < 0 for t in tokens)
+        if not others:
+            return True
+        if len(others) == 1 and not normal:
+            later = at.deferred[others[0]]
+            n = self.n
+            return not (
+                later.lap and (seat - later.starter) % n < (later.taker - later.starter) % n
+            )
+        return False
+
+    def trace(self, at: _Position, j: int, left: tuple[int, ...], seat: int, block: int) -> object:
+        """What the rest of ``settle`` sees of ``seat``'s cards when it pays ``block`` in
+        the ``j``-th disgrace round, the cards ``left`` before: the cards themselves,
+        unless only their count or totals matter (no lower bid and no lap of the seat's
+        own may need one of them; then its other payments may take any cards: the normal
+        auctions' open ones just one each, a last disgrace payment, if no normal auction
+        is left, all)."""
+        rest = left[seat] ^ block
+        if at.lowers or any(d.lap and d.taker == seat for d in at.deferred):
+            return block, rest
+        tokens = at.tokens[seat]
+        others = [t for t in tokens if t > j]
+        normal = sum(t < 0 for t in tokens)
+        if not others:
+            return rest.bit_count() if normal else rest
+        if len(others) == 1:
+            # It pays in one more round: what totals it can pay there (leaving a card for
+            # each normal auction); with none left, all it has, and in a lap where it
+            # bids twice, the totals of the parts it can bid first.
+            later = at.deferred[others[0]]
+            n = self.n
+            count = rest.bit_count()
+            if not (later.lap and (seat - later.starter) % n < (later.taker - later.starter) % n):
+                return self.ladder(rest, False, count - normal, not normal)
+            if not normal:
+                return self.sums[rest], self.ladder(rest, False, count - 1, False)
+        return rest
+
+    def lower_bids(
+        self,
+        at: _Position,
+        r: int,
+        left: tuple[int, ...],
+        caps: list[dict[int, int]],
+        chosen: dict[int, list[tuple[int, int]]],
+        tokens: list[tuple[int, ...]],
+    ) -> bool:
+        """For each normal auction paid above a lower bid, from the ``r``-th in
+        ``at.lowers`` on: the card bid, and so the payment's bound in ``tokens``. Either
+        the least card another seat held then without a condition (it surely held it, or
+        paid it in a later disgrace round), or a lower card left that a later normal
+        auction of that seat may take (``caps`` then keeps it for one)."""
+        if r == len(at.lowers):
+            return self.taker_bids(at, 0, left, caps, chosen, tokens)
+        w, place, later, least, surely_by = at.lowers[r]
+        bid = (least, surely_by)
+        for j, blocks in chosen.items():
+            for a, block in blocks:
+                if a != w and at.tokens[a].index(j) < later[a] and block:
+                    bid = min(bid, (self.money[(block & -block).bit_length() - 1], a))
+        options = [(*bid, 0)] if bid[1] >= 0 else []
+        for a in range(self.n):
+            normal = [i for i, t in enumerate(at.tokens[a][: later[a]]) if t < 0]
+            if a == w or not normal:
+                continue
+            for bit in _bits(left[a]):
+                value = self.money[bit.bit_length() - 1]
+                if value >= bid[0]:
+                    break
+                if caps[a][bit] > normal[0]:
+                    options.append((value, a, bit))
+        options.sort()
+        for value, a, bit in options:
+            self.tick()
+            self.lowered[w, place] = (a, value)
+            bound = _with_item(tokens, w, _with(tokens[w], place, _OPEN - value))
+            if not bit:
+                if self.lower_bids(at, r + 1, left, caps, chosen, bound):
+                    return True
+                continue
+            kept = dict(caps[a])
+            kept[bit] = min(kept[bit], later[a])
+            if self.lower_bids(at, r + 1, left, _with_item(caps, a, kept), chosen, bound):
+                return True
+        return False
+
+    def taker_bids(
+        self,
+        at: _Position,
+        j: int,
+        left: tuple[int, ...],
+        caps: list[dict[int, int]],
+        chosen: dict[int, list[tuple[int, int]]],
+        tokens: list[tuple[int, ...]],
+    ) -> bool:
+        """In each lap from the ``j``-th disgrace round on: the seats that bid twice bid
+        parts first, and the taker then bids from its hand above the last part and below
+        the first payment. Its hand then: the cards it surely held, those it paid in later
+        disgrace rounds, or cards left that a later normal auction of its may take (each
+        least set of those: ``caps`` then keeps them for such an auction)."""
+        deferred = at.deferred
+        while j < len(deferred) and not deferred[j].lap:
+            j += 1
+        if j == len(deferred):
+            return self.normal_payments(left, caps, chosen, tokens)
+        n = self.n
+        _, s, p, _, later = deferred[j]
+        paid = dict(chosen[j])
+        twice = [(s + i) % n for i in range((p - s) % n)]
+        self.tick(sum(1 << paid[a].bit_count() for a in twice) >> 6)
+        parts = greedy_partials([paid[a] for a in twice], self.sums)
+        if parts is None:
+            return False
+        floor = self.sums[parts[-1]] if parts else 0
+        ceiling = self.sums[paid[(p + 1) % n]]
+        owed = tokens[p]
+        sure = self.hands[p]
+        for t in owed[:later]:
+            if t >= 0:
+                sure |= dict(chosen[t])[p]
+        for bid in self.below(sure, ceiling):
+            if self.sums[bid] > floor:
+                self.bids[j] = bid
+                return self.taker_bids(at, j + 1, left, caps, chosen, tokens)
+        normal = [i for i, t in enumerate(owed) if t < 0]
+        if not normal or normal[0] >= later:
+            return False
+        maybe = sum(bit for bit, cap in caps[p].items() if left[p] & bit and cap > normal[0])
+        needs: dict[int, int] = {}
+        for bid in self.below(sure | maybe, ceiling):
+            if self.sums[bid] > floor:
+                needs.setdefault(bid & maybe, bid)
+        for need, bid in needs.items():
+            if any(other != need and other & need == other for other in needs):
+                continue
+            kept = dict(caps[p])
+            for bit in _bits(need):
+                kept[bit] = min(kept[bit], later)
+            self.bids[j] = bid
+            if self.taker_bids(at, j + 1, left, _with_item(caps, p, kept), chosen, tokens):
+                return True
+        return False
+
+    def normal_payments(
+        self,
+        left: tuple[int, ...],
+        caps: list[dict[int, int]],
+        chosen: dict[int, list[tuple[int, int]]],
+        tokens: list[tuple[int, ...]],
+    ) -> bool:
+        """Give the cards ``left`` to the normal auctions, each a total above its bound."""
         blocks: list[list[int]] = []
         for a in range(self.n):
-            tokens = at.tokens[a]
-            anywhere = len(tokens) + 1
-            cards = [(anywhere, 1 << k) for k in range(len(self.money)) if at.pools[a] >> k & 1]
-            for cap, mask in at.reserved[a]:
-                cards += [(cap, 1 << k) for k in range(len(self.money)) if mask >> k & 1]
-            if not tokens:
-                if cards:
-                    return None
-                blocks.append([])
-                continue
-            extra = [0] * len(tokens)
-            # The earliest open payment is the most constrained (fewest cards may go
-            # there): serve it first; any card that fits it fits every later one.
-            for i in sorted((i for i, is_open in enumerate(tokens) if is_open), reverse=True):
-                fit = next((c for c in cards if c[0] > i), None)
-                if fit is None:
-                    return None
-                cards.remove(fit)
-                extra[i] |= fit[1]
-            for _, bit in cards:
-                extra[0] |= bit  # the latest normal auction may take any card
+            extra = self.seat_payments(tokens[a], left[a], caps[a])
+            if extra is None:
+                return False
             blocks.append(extra)
         self.blocks = blocks
-        return []
+        self.chosen = dict(chosen)
+        return True
+
+    def seat_payments(
+        self, tokens: tuple[int, ...], cards: int, caps: dict[int, int]
+    ) -> list[int] | None:
+        """One seat's ``cards``, each to one of its normal auctions it may go to, each a
+        total above its bound; None if they do not fit. Extra cards only raise a total,
+        so the latest normal auction takes every card no bound needs."""
+        normal = [i for i, t in enumerate(tokens) if t < 0]
+        if any(not normal or caps[bit] <= normal[0] for bit in _bits(cards)):
+            return None
+        extra = [0] * len(tokens)
+        # The earliest payments are the most constrained (fewest cards may go there).
+        bounded = [i for i in reversed(normal) if tokens[i] < _OPEN]
+        if not self.bounded_payments(tokens, bounded, cards, caps, extra):
+            return None
+        return extra
+
+    def bounded_payments(
+        self,
+        tokens: tuple[int, ...],
+        bounded: list[int],
+        cards: int,
+        caps: dict[int, int],
+        extra: list[int],
+    ) -> bool:
+        """Give each payment of ``bounded`` (places in ``tokens``) a least set of
+        ``cards`` above its bound (any set above it holds one), then each open payment
+        one card, the latest normal auction the rest; fill ``extra``."""
+        if bounded:
+            place, rest = bounded[0], bounded[1:]
+            fits = sum(bit for bit in _bits(cards) if caps[bit] > place)
+            for core in self.cores(fits, _OPEN - tokens[place]):
+                extra[place] = core
+                if self.bounded_payments(tokens, rest, cards ^ core, caps, extra):
+                    return True
+            extra[place] = 0
+            return False
+        normal = [i for i, t in enumerate(tokens) if t < 0]
+        ordered = sorted((caps[bit], bit) for bit in _bits(cards))
+        # Any card that fits the earliest open payment fits every later one.
+        for i in reversed(normal):
+            if tokens[i] == _OPEN:
+                fit = next((c for c in ordered if c[0] > i), None)
+                if fit is None:
+                    return False
+                ordered.remove(fit)
+                extra[i] = fit[1]
+        for _, bit in ordered:
+            extra[normal[0]] |= bit
+        return True
 
     def last_rounds(
         self, rounds: _Rounds, w: int, faux_pas_last: bool
@@ -461,18 +831,6 @@ class _Search:
         else:
             yield from self.normal(kind, at.s_next, s, at)
 
-    def held(self, at: _Position, seat: int) -> int:
-        """The cards ``seat`` surely held at the time of the round taken back now."""
-        return self.full & ~at.pools[seat]
-
-    def reserve(self, at: _Position, seat: int, mask: int) -> _Position:
-        """``at`` with ``mask`` of ``seat``'s pool kept for its later normal auctions."""
-        cap = len(at.tokens[seat])
-        pools = _with(at.pools, seat, at.pools[seat] & ~mask)
-        reserved = list(at.reserved)
-        reserved[seat] = tuple(sorted((*reserved[seat], (cap, mask))))
-        return _Position(at.rounds, at.s_next, pools, tuple(reserved), at.tokens)
-
     def normal(
         self, kind: str, w: int, s: int, at: _Position
     ) -> Iterator[tuple[Callable[[], PastRound], _Position]]:
@@ -481,50 +839,35 @@ class _Search:
         token = len(at.tokens[w])
         if s != (w + 1) % n:
             # Any non-empty payment: which cards is settled at the end.
-            tokens = _with(at.tokens, w, (*at.tokens[w], True))
+            tokens = _with(at.tokens, w, (*at.tokens[w], _OPEN))
             yield (
                 functools.partial(PastRound, kind, s, w, nothing, slot=token),
-                _Position(at.rounds, at.s_next, at.pools, at.reserved, tokens),
+                at._replace(tokens=tokens),
             )
             return
         yield functools.partial(PastRound, kind, s, w, nothing), at  # free: everyone else passed
-        # Or the winner acted last: someone else bid first, below its payment. The lowest
-        # card another seat surely held then, or one it held because it paid it later.
-        options: list[tuple[int, int, int]] = []  # (card, seat, position)
-        surely = [
-            (self.money[k], a, k)
-            for a in range(n)
-            if a != w
-            for k in range(len(self.money))
-            if self.held(at, a) >> k & 1
-        ]
-        if surely:
-            options.append(min(surely))
-        ceiling = options[0][0] if options else self.money[-1] + 1
+        # Or the winner acted last: someone else bid first, below its payment: the lowest
+        # card another seat surely held then, or a lower one it held because it paid it
+        # later. Which one, and which cards pay, is settled at the end.
+        surely = min(
+            ((self.money[k], a) for a in range(n) if a != w for k in _positions(self.hands[a])),
+            default=(self.money[-1] + 1, -1),
+        )
+        lowest = surely[0]
         for a in range(n):
-            if a != w and at.tokens[a]:
-                for k in range(len(self.money)):
-                    if at.pools[a] >> k & 1 and self.money[k] < ceiling:
-                        options.append((self.money[k], a, k))
-        for value, a, k in options:
-            base = at if self.held(at, a) >> k & 1 else self.reserve(at, a, 1 << k)
-            pool = base.pools[w]
-            for core in self.cores(pool, value):
-                paid = list(nothing)
-                paid[w] = core
-                after = _Position(
-                    base.rounds,
-                    base.s_next,
-                    _with(base.pools, w, pool ^ core),
-                    base.reserved,
-                    _with(base.tokens, w, (*base.tokens[w], False)),
-                )
-                yield (
-                    functools.partial(
-                        PastRound, kind, s, w, tuple(paid), lower=(a, value), slot=token
-                    ),
-                    after,
-                )
+            if a != w and at.tokens[a] and self.pools[a]:
+                lowest = min(lowest, self.money[(self.pools[a] & -self.pools[a]).bit_length() - 1])
+        if self.sums[self.pools[w]] <= lowest:
+            return  # the payment comes out of that pool
+        later = tuple(len(tokens) for tokens in at.tokens)
+        record = _Lower(w, token, later, *surely)
+        yield (
+            functools.partial(PastRound, kind, s, w, nothing, slot=token),
+            at._replace(
+                tokens=_with(at.tokens, w, (*at.tokens[w], _OPEN - surely[0])),
+                lowers=(*at.lowers, record),
+            ),
+        )
 
     def disgrace(
         self,
@@ -534,60 +877,45 @@ class _Search:
         at: _Position,
         budgets: list[tuple[int, bool]],
     ) -> Iterator[tuple[Callable[[], PastRound], _Position]]:
+        """The round's payments are decided at the end, with the others' (``settle``):
+        here each payer only owes one, if the payers can still pay totals rising."""
         n = self.n
         d = (p - s) % n
         nothing = (0,) * n
         # A seat that pays nothing now must keep within its budget as it is.
         stuck = {
-            a for a, (spare, closed) in enumerate(budgets) if spare < 0 or (closed and at.pools[a])
+            a
+            for a, (spare, closed) in enumerate(budgets)
+            if spare < 0 or (closed and self.pools[a])
         }
         if p in stuck:
             return
         # No lap: the seats from s up to p bid once each, rising, and pay.
-        first = [(s + i) % n for i in range(d)]
-        for blocks in self.rising(first, at.pools, budgets) if stuck <= set(first) else ():
-            paid = list(nothing)
-            new = list(at.pools)
-            for seat, block in blocks:
-                paid[seat] = block
-                new[seat] ^= block
-            yield (
-                functools.partial(PastRound, card, s, p, tuple(paid)),
-                _Position(at.rounds, at.s_next, tuple(new), at.reserved, at.tokens),
-            )
-        if d == n - 1:
-            return  # a lap from the seat after p pays the same as no lap, with more bids
-        # (every seat but p pays in a lap, so no seat is stuck there)
-        # p bids below the first payment, from its hand then (or cards it paid later).
-        hand = self.held(at, p) | (at.pools[p] if at.tokens[p] else 0)
-        if not hand:
-            return
-        lowest = self.money[(hand & -hand).bit_length() - 1]
-        payers = [(p + 1 + i) % n for i in range(n - 1)]
-        twice = [(s + i) % n for i in range(d)]
-        for blocks in self.rising(payers, at.pools, budgets, lowest, set(twice)):
-            paid = list(nothing)
-            new = list(at.pools)
-            for seat, block in blocks:
-                paid[seat] = block
-                new[seat] ^= block
-            self.tick(sum(1 << paid[seat].bit_count() for seat in twice) >> 6)
-            parts = greedy_partials([paid[seat] for seat in twice], self.sums)
-            if parts is None:
+        ways = [(False, [(s + i) % n for i in range(d)], set[int](), 0)]
+        # A lap from the seat after p pays the same as no lap, with more bids. In a lap
+        # every seat but p pays; p bids below the first payment, from its hand then (or
+        # cards it paid later).
+        hand = self.hands[p] | (self.pools[p] if at.tokens[p] else 0)
+        if d != n - 1 and hand:
+            lowest = self.money[(hand & -hand).bit_length() - 1]
+            payers = [(p + 1 + i) % n for i in range(n - 1)]
+            ways.append((True, payers, {(s + i) % n for i in range(d)}, lowest))
+        j = len(at.deferred)
+        for lap, payers, wide, floor in ways:
+            if not stuck <= set(payers):
                 continue
-            partial = list(nothing)
-            for seat, part in zip(twice, parts, strict=True):
-                partial[seat] = part
-            after = _Position(at.rounds, at.s_next, tuple(new), at.reserved, at.tokens)
-            floor = self.sums[parts[-1]] if parts else 0
-            ceiling = self.sums[paid[payers[0]]]
-            for bid, kept in self.taker_bids(after, p, floor, ceiling):
-                yield (
-                    functools.partial(
-                        PastRound, card, s, p, tuple(paid), True, tuple(partial), bid
-                    ),
-                    kept,
-                )
+            self.tick(len(payers))
+            ladders = [self.ladder(self.pools[a], a in wide, *budgets[a]) for a in payers]
+            if not _can_rise(ladders, 0, floor):
+                continue
+            tokens = list(at.tokens)
+            for a in payers:
+                tokens[a] = (*tokens[a], j)
+            later = _Deferred(_DISGRACE.index(card), s, p, lap, len(at.tokens[p]))
+            yield (
+                functools.partial(PastRound, card, s, p, nothing, lap, slot=j),
+                at._replace(tokens=tuple(tokens), deferred=(*at.deferred, later)),
+            )
 
     def cores(self, pool: int, value: int) -> Iterator[int]:
         """The least payments from ``pool`` above ``value``: sets whose total is above it
@@ -604,27 +932,6 @@ class _Search:
                     if self.sums[rest] + self.money[k] > value:
                         yield low | rest
 
-    def taker_bids(
-        self, at: _Position, p: int, floor: int, ceiling: int
-    ) -> Iterator[tuple[int, _Position]]:
-        """A bid of ``p`` from its hand then, above ``floor`` and below ``ceiling``: from
-        the cards it surely held if it can, else for each least set of cards it paid in a
-        later normal auction that makes one."""
-        held = self.held(at, p)
-        for bid in self.below(held, ceiling):
-            if self.sums[bid] > floor:
-                yield bid, at
-                return
-        if not at.tokens[p]:
-            return
-        needs: dict[int, int] = {}
-        for bid in self.below(held | at.pools[p], ceiling):
-            if self.sums[bid] > floor:
-                needs.setdefault(bid & at.pools[p], bid)
-        for need, bid in needs.items():
-            if not any(other != need and other & need == other for other in needs):
-                yield bid, self.reserve(at, p, need)
-
     def below(self, mask: int, ceiling: int, start: int = 0, chosen: int = 0) -> Iterator[int]:
         """The non-empty submasks of ``mask`` whose total is below ``ceiling``."""
         money = self.money
@@ -636,26 +943,6 @@ class _Search:
                 self.tick()
                 yield more
                 yield from self.below(mask, ceiling, k + 1, more)
-
-    def rising(
-        self,
-        seats: list[int],
-        pools: tuple[int, ...],
-        budgets: list[tuple[int, bool]],
-        floor: int = 0,
-        wide: set[int] | None = None,
-    ) -> Iterator[list[tuple[int, int]]]:
-        """Non-empty payments from the pools of ``seats``, totals rising in that order
-        (within each seat's budget, see ``budgets``). The seats in ``wide`` bid twice in
-        a lap: first a part of their payment, parts rising and below the first payment
-        of all (the taker bid between), so each needs a part above the one before, the
-        least such part being the best (see ``greedy_partials``). A branch is followed
-        only while the seats after it can still rise: the least total above the one
-        before, seat by seat, decides that."""
-        wide = wide or set()
-        self.tick(len(seats))
-        ladders = [self.ladder(pools[seat], seat in wide, *budgets[seat]) for seat in seats]
-        yield from self._rising(seats, pools, budgets, floor, wide, ladders, 0, 0, 0)
 
     def ladder(self, mask: int, wide: bool, spare: int, closed: bool) -> tuple[int, ...]:
         """``_ladder`` for this search, its cost counted once per search (so the work
@@ -675,10 +962,24 @@ class _Search:
         floor: int,
         wide: set[int],
         ladders: list[tuple[int, ...]],
-        k: int,
-        part_floor: int,
-        ceiling: int,
+        follow: Callable[[int, int, tuple[int, ...]], object],
+        after: tuple[int, ...],
+        least: set[int],
+        k: int = 0,
+        part_floor: int = 0,
+        ceiling: int = 0,
     ) -> Iterator[list[tuple[int, int]]]:
+        """Non-empty payments from ``pools`` of ``seats``, totals rising in that order
+        above ``floor`` (within each seat's budget, see ``budgets``). The seats in
+        ``wide`` bid twice in a lap: first a part of their payment, parts rising and
+        below the first payment of all (the taker bid between), so each needs a part
+        above the one before, the least such part being the best (see
+        ``greedy_partials``). A branch is followed only while the seats after it can
+        still rise: the least total above the one before, seat by seat, decides that.
+        ``follow(k, block, after)`` is None where the rest cannot follow the ``k``-th
+        seat's payment ``block`` (``after``: the cards left then), else what the rest
+        sees of that seat's cards: two payments of a seat with the same total, part and
+        view lead to the same answers, so one is tried."""
         if k == len(seats):
             yield []
             return
@@ -686,7 +987,14 @@ class _Search:
             return
         seat = seats[k]
         spare, closed = budgets[seat]
-        for block in (pools[seat],) if closed else _by_size(pools[seat]):
+        tried = set()
+        if closed:
+            blocks: tuple[int, ...] = (pools[seat],)
+        elif seat in least:
+            blocks = self.least_blocks(pools[seat])
+        else:
+            blocks = _by_size(pools[seat])
+        for block in blocks:
             if block.bit_count() > spare:
                 break  # fewest cards first: every later block is too large as well
             self.tick()
@@ -700,23 +1008,63 @@ class _Search:
                 if at == len(parts) or parts[at] >= (ceiling or total):
                     continue
                 part = parts[at]
+            now = _with(after, seat, after[seat] ^ block)
+            view = follow(k, block, now)
+            if view is None or (total, part, view) in tried:
+                continue
+            tried.add((total, part, view))
             more_rising = self._rising(
-                seats, pools, budgets, total, wide, ladders, k + 1, part, ceiling or total
+                seats,
+                pools,
+                budgets,
+                total,
+                wide,
+                ladders,
+                follow,
+                now,
+                least,
+                k + 1,
+                part,
+                ceiling or total,
             )
             for more in more_rising:
                 yield [(seat, block), *more]
 
+    def least_blocks(self, mask: int) -> tuple[int, ...]:
+        """``_least_blocks`` for this search, its cost counted as a ladder's."""
+        self.ladder(mask, False, mask.bit_count(), False)
+        return _least_blocks(self.money, mask)
+
     def fill(self, rounds: list[PastRound]) -> list[PastRound]:
-        """``rounds`` with the normal auctions' payments settled (see ``settle``)."""
+        """``rounds`` with the payments settled (see ``settle``)."""
         out = []
+        n = self.n
         for past in rounds:
             if past.slot < 0:
                 out.append(past)
                 continue
             w = past.taker
             paid = list(past.paid)
-            paid[w] |= self.blocks[w][past.slot]
-            out.append(attrs.evolve(past, paid=tuple(paid)))
+            if not isinstance(past.kind, StatusCard):
+                paid[w] |= self.blocks[w][past.slot]
+                lower = self.lowered.get((w, past.slot)) if past.starter == (w + 1) % n else None
+                out.append(attrs.evolve(past, paid=tuple(paid), lower=lower))
+                continue
+            for a, block in self.chosen[past.slot]:
+                paid[a] = block
+            if not past.lap:
+                out.append(attrs.evolve(past, paid=tuple(paid), slot=-1))
+                continue
+            twice = [(past.starter + i) % n for i in range((w - past.starter) % n)]
+            parts = greedy_partials([paid[a] for a in twice], self.sums)
+            assert parts is not None  # settle checked it
+            partial = [0] * n
+            for a, part in zip(twice, parts, strict=True):
+                partial[a] = part
+            bid = self.bids[past.slot]
+            out.append(
+                attrs.evolve(past, paid=tuple(paid), partial=tuple(partial), taker_bid=bid, slot=-1)
+            )
         return out
 
 
@@ -725,6 +1073,17 @@ def _by_size(mask: int) -> tuple[int, ...]:
     """The non-empty submasks of ``mask``, fewest cards first (a disgrace auction's bids
     are mostly small, so a history is found sooner this way)."""
     return tuple(sorted(_submasks(mask), key=int.bit_count))
+
+
+@functools.lru_cache(maxsize=4096)
+def _least_blocks(money: tuple[int, ...], mask: int) -> tuple[int, ...]:
+    """For each total of the non-empty submasks of ``mask`` (over ``money``), one with the
+    fewest cards; fewest cards first (as ``_by_size``)."""
+    sums = _subset_sums(money)
+    best: dict[int, int] = {}
+    for sub in _by_size(mask):
+        best.setdefault(sums[sub], sub)
+    return tuple(best.values())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -754,6 +1113,52 @@ def _can_rise(ladders: list[tuple[int, ...]], k: int, floor: int) -> bool:
             return False
         floor = ladder[at]
     return True
+
+
+def _canonical(at: _Position) -> _Position:
+    """``at`` with each seat's payments in a canonical order where their order does not
+    matter: between two places a count of its reserved cards or a lap it took refers to,
+    every payment may take the same cards (``settle``), so only how many of each kind
+    matters there."""
+    tokens = []
+    for seat, owed in enumerate(at.tokens):
+        if len(owed) < 2:
+            tokens.append(owed)
+            continue
+        cuts = {later.later for later in at.deferred if later.taker == seat}
+        for lower in at.lowers:
+            cuts.add(lower.later[seat])
+            if lower.winner == seat:
+                cuts.update((lower.place, lower.place + 1))
+        cuts.add(len(owed))
+        out: list[int] = []
+        for cut in sorted(cuts):
+            if cut > len(out):
+                out += sorted(owed[len(out) : cut])
+        tokens.append(tuple(out))
+    return at._replace(tokens=tuple(tokens))
+
+
+def _positions(mask: int) -> Iterator[int]:
+    """The positions of the bits of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _bits(mask: int) -> list[int]:
+    """The single bits of ``mask``."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low)
+        mask ^= low
+    return out
+
+
+def _with_item(values: list[_T], seat: int, value: _T) -> list[_T]:
+    return [*values[:seat], value, *values[seat + 1 :]]
 
 
 def _minus(counts: tuple[int, ...], seat: int) -> tuple[int, ...]:
@@ -793,6 +1198,8 @@ def clear_cache() -> None:
 
 
 _UNDECIDED = "undecided"
+#: The work each ``settle`` may take in the search's first pass.
+SETTLE_FIRST = 500
 _Key = tuple[
     tuple[int, ...],
     tuple[tuple[frozenset[int], tuple[StatusCard, ...]], ...],
@@ -834,12 +1241,21 @@ def _search_from(
 ) -> tuple[PastRound, ...] | str | None:
     """The history ``search`` finds from ``s_next`` within ``limit`` units of its work
     (counted from its start), None if there is none, or ``_UNDECIDED``."""
-    search.limit = limit
-    try:
-        found = search.search(search.start(s_next), faux_pas_last=discarding)
-    except Undecided:
-        return _UNDECIDED
-    return None if found is None else tuple(search.fill(found))
+    search.limit = search.stop = limit
+    # A first pass caps each ``settle``: a history is mostly found at a leaf that fits
+    # at once, while a leaf whose payments are many to refute could use up the work.
+    for deep in (SETTLE_FIRST, None):
+        search.deep = deep
+        search.deeper = 0
+        try:
+            found = search.search(search.start(s_next), faux_pas_last=discarding)
+        except Undecided:
+            return _UNDECIDED
+        if found is not None:
+            return tuple(search.fill(found))
+        if not search.deeper:
+            return None
+    return None
 
 
 def _cards(money: tuple[int, ...], mask: int) -> frozenset[int]:

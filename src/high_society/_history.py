@@ -312,6 +312,16 @@ class _Search:
         # A pass may cap each ``settle``'s work at ``deep`` units (``stop``: where the
         # work stops); ``deeper`` counts the ones it cut short.
         self.deep: int | None = None
+        self.cut: list[_Position] = []
+        self.settled: dict[
+            _Position,
+            tuple[
+                list[list[int]],
+                dict[int, list[tuple[int, int]]],
+                dict[int, int],
+                dict[tuple[int, int], tuple[int, int]],
+            ],
+        ] = {}
         self.stop = limit
         self.deeper = 0
         # What the last ``settle`` that fits chose: normal auctions' cards per seat and
@@ -476,16 +486,25 @@ class _Search:
         return None
 
     def settle(self, at: _Position) -> list[PastRound] | None:
-        """With every round taken back: give each seat's cards left to its payments, each
-        card to one it may go to (a card kept for a hand: one of the payments after that
-        time). Each disgrace round's payers get totals rising as the round needs them, and
-        in a lap the taker a bid from its hand then; each open normal auction gets at least
-        one card. None if they do not fit. The returned list is empty: the caller fills in
-        the payments (see ``fill``)."""
+        """With every round taken back: give each seat's spent money out to its payments
+        (see the module's docstring for the order), each card to one it may go to (a card
+        a hand needed at some time: one of the payments after that time). None if they do
+        not fit. The returned list is empty: the caller fills in the payments (``fill``).
+        In a pass that caps it (``deep``), a ``settle`` cut short answers None and counts
+        in ``deeper``."""
         self.tick(8)
         key = _canonical(at)
         if key in self.unsettled:
             return None
+        if key in self.settled:
+            blocks, chosen, bids, lowered = self.settled[key]
+            self.blocks, self.chosen, self.bids, self.lowered = (
+                blocks,
+                chosen,
+                {**bids},
+                {**lowered},
+            )
+            return []
         caps: list[dict[int, int]] = []
         for a in range(self.n):
             if not at.tokens[a] and self.pools[a]:
@@ -495,9 +514,11 @@ class _Search:
             self.stop = min(self.limit, self.work + self.deep)
         try:
             if self.disgrace_payments(at, 0, self.pools, caps, {}):
+                self.settled[key] = (self.blocks, self.chosen, dict(self.bids), dict(self.lowered))
                 return []
         except _Deep:
-            self.deeper += 1  # left for a later pass: nothing is refuted meanwhile
+            self.deeper += 1  # left for later: nothing is refuted meanwhile
+            self.cut.append(at)
             return None
         finally:
             self.stop = self.limit
@@ -1241,21 +1262,21 @@ def _search_from(
 ) -> tuple[PastRound, ...] | str | None:
     """The history ``search`` finds from ``s_next`` within ``limit`` units of its work
     (counted from its start), None if there is none, or ``_UNDECIDED``."""
+    # A first pass caps each ``settle``: a history is mostly found at an end that fits at
+    # once, while an end whose payments are many to refute could use up the work. The ends
+    # it cut short are then settled in turn; if one fits, a second pass finds its history
+    # (every other end known by then); if none does, the first pass's answer stands.
     search.limit = search.stop = limit
-    # A first pass caps each ``settle``: a history is mostly found at a leaf that fits
-    # at once, while a leaf whose payments are many to refute could use up the work.
-    for deep in (SETTLE_FIRST, None):
-        search.deep = deep
-        search.deeper = 0
-        try:
+    search.deep = SETTLE_FIRST or None
+    search.cut = []
+    try:
+        found = search.search(search.start(s_next), faux_pas_last=discarding)
+        search.deep = None
+        if found is None and any(search.settle(at) is not None for at in search.cut):
             found = search.search(search.start(s_next), faux_pas_last=discarding)
-        except Undecided:
-            return _UNDECIDED
-        if found is not None:
-            return tuple(search.fill(found))
-        if not search.deeper:
-            return None
-    return None
+    except Undecided:
+        return _UNDECIDED
+    return None if found is None else tuple(search.fill(found))
 
 
 def _cards(money: tuple[int, ...], mask: int) -> frozenset[int]:

@@ -46,7 +46,8 @@ measured) it stops and says so (:class:`Undecided`), so that hostile input costs
 time. The answer is then "not refuted": callers accept the state, never refusing a
 reachable one. A first pass caps the work of each ``settle`` (:data:`SETTLE_FIRST`), so
 that one end whose payments are many to refute does not use up the work an easy witness
-elsewhere needs; the second pass, only if the first cut one short, has no cap. On the
+elsewhere needs; the ends it cut short are then settled with no cap, and if one fits, a
+second pass finds its history. On the
 explored games the search always ends within the limit; on standard games it may not (the
 state's cards then allow too many orders and payments to try: docs/verification.md gives
 the figures).
@@ -79,6 +80,9 @@ __all__ = [
 #: How many units of work (positions visited plus payments tried) :func:`find_history`
 #: may spend before it gives up with :class:`Undecided`.
 WORK_LIMIT = 20_000
+#: The work each ``settle`` (the payments given out once every round is taken back) may
+#: take in the search's first pass.
+SETTLE_FIRST = 500
 
 _T = TypeVar("_T")
 _FP = StatusCard.FAUX_PAS
@@ -114,8 +118,9 @@ class PastRound:
         taker_bid: in a disgrace auction of one lap, the taker's bid (taken back).
         lower: in a normal auction the winner paid as the last seat to act, the seat and
             the card it bid first.
-        slot: in a normal auction paid for, its place among the winner's paid normal
-            auctions, latest first (the search settles those payments last); else -1.
+        slot: in a normal auction paid for, its place among the winner's payments,
+            latest first; -1 in a free one and in a disgrace auction (the search settles
+            every payment last, and uses the slot on the way).
     """
 
     kind: str | StatusCard
@@ -1219,8 +1224,6 @@ def clear_cache() -> None:
 
 
 _UNDECIDED = "undecided"
-#: The work each ``settle`` may take in the search's first pass.
-SETTLE_FIRST = 500
 _Key = tuple[
     tuple[int, ...],
     tuple[tuple[frozenset[int], tuple[StatusCard, ...]], ...],

@@ -290,6 +290,17 @@ class _Position(NamedTuple):
     lowers: tuple[_Lower, ...] = ()
 
 
+class _Given(NamedTuple):
+    """What ``settle`` has decided so far: the cards each seat has ``left`` to give;
+    ``caps``, per seat and card, how many of its latest payments it may go to; the
+    disgrace rounds' payments ``chosen``; each seat's payments' bounds, ``tokens``."""
+
+    left: tuple[int, ...]
+    caps: list[dict[int, int]]
+    chosen: dict[int, list[tuple[int, int]]]
+    tokens: list[tuple[int, ...]]
+
+
 class _Search:
     """One backward search; see the module's docstring."""
 
@@ -543,7 +554,7 @@ class _Search:
         taker's bids and the normal auctions' payments. (Any card may go to any disgrace
         payment: only those steps keep cards for some payments.)"""
         if j == len(at.deferred):
-            return self.lower_bids(at, 0, left, caps, chosen, list(at.tokens))
+            return self.lower_bids(at, 0, _Given(left, caps, chosen, list(at.tokens)))
         payers, wide = self.chain(at.deferred[j])
         budgets = [(0, False)] * self.n
         for a in payers:
@@ -652,22 +663,15 @@ class _Search:
                 return self.sums[rest], self.ladder(rest, False, count - 1, False)
         return rest
 
-    def lower_bids(
-        self,
-        at: _Position,
-        r: int,
-        left: tuple[int, ...],
-        caps: list[dict[int, int]],
-        chosen: dict[int, list[tuple[int, int]]],
-        tokens: list[tuple[int, ...]],
-    ) -> bool:
+    def lower_bids(self, at: _Position, r: int, given: _Given) -> bool:
         """For each normal auction paid above a lower bid, from the ``r``-th in
-        ``at.lowers`` on: the card bid, and so the payment's bound in ``tokens``. Either
-        the least card another seat held then without a condition (it surely held it, or
-        paid it in a later disgrace round), or a lower card left that a later normal
-        auction of that seat may take (``caps`` then keeps it for one)."""
+        ``at.lowers`` on: the card bid, and so the payment's bound in ``given.tokens``.
+        Either the least card another seat held then without a condition (it surely held
+        it, or paid it in a later disgrace round), or a lower card left that a later
+        normal auction of that seat may take (``given.caps`` then keeps it for one)."""
+        left, caps, chosen, tokens = given
         if r == len(at.lowers):
-            return self.taker_bids(at, 0, left, caps, chosen, tokens)
+            return self.taker_bids(at, 0, given)
         w, place, later, least, surely_by = at.lowers[r]
         bid = (least, surely_by)
         for j, blocks in chosen.items():
@@ -690,35 +694,27 @@ class _Search:
             self.tick()
             self.lowered[w, place] = (a, value)
             bound = _with_item(tokens, w, _with(tokens[w], place, _OPEN - value))
-            if not bit:
-                if self.lower_bids(at, r + 1, left, caps, chosen, bound):
-                    return True
-                continue
-            kept = dict(caps[a])
-            kept[bit] = min(kept[bit], later[a])
-            if self.lower_bids(at, r + 1, left, _with_item(caps, a, kept), chosen, bound):
+            kept = caps
+            if bit:
+                cap = dict(caps[a])
+                cap[bit] = min(cap[bit], later[a])
+                kept = _with_item(caps, a, cap)
+            if self.lower_bids(at, r + 1, given._replace(caps=kept, tokens=bound)):
                 return True
         return False
 
-    def taker_bids(
-        self,
-        at: _Position,
-        j: int,
-        left: tuple[int, ...],
-        caps: list[dict[int, int]],
-        chosen: dict[int, list[tuple[int, int]]],
-        tokens: list[tuple[int, ...]],
-    ) -> bool:
+    def taker_bids(self, at: _Position, j: int, given: _Given) -> bool:
         """In each lap from the ``j``-th disgrace round on: the seats that bid twice bid
         parts first, and the taker then bids from its hand above the last part and below
         the first payment. Its hand then: the cards it surely held, those it paid in later
         disgrace rounds, or cards left that a later normal auction of its may take (each
-        least set of those: ``caps`` then keeps them for such an auction)."""
+        least set of those: ``given.caps`` then keeps them for such an auction)."""
+        left, caps, chosen, tokens = given
         deferred = at.deferred
         while j < len(deferred) and not deferred[j].lap:
             j += 1
         if j == len(deferred):
-            return self.normal_payments(left, caps, chosen, tokens)
+            return self.normal_payments(given)
         n = self.n
         _, s, p, _, later = deferred[j]
         paid = dict(chosen[j])
@@ -737,7 +733,7 @@ class _Search:
         for bid in self.below(sure, ceiling):
             if self.sums[bid] > floor:
                 self.bids[j] = bid
-                return self.taker_bids(at, j + 1, left, caps, chosen, tokens)
+                return self.taker_bids(at, j + 1, given)
         normal = [i for i, t in enumerate(owed) if t < 0]
         if not normal or normal[0] >= later:
             return False
@@ -753,18 +749,13 @@ class _Search:
             for bit in _bits(need):
                 kept[bit] = min(kept[bit], later)
             self.bids[j] = bid
-            if self.taker_bids(at, j + 1, left, _with_item(caps, p, kept), chosen, tokens):
+            if self.taker_bids(at, j + 1, given._replace(caps=_with_item(caps, p, kept))):
                 return True
         return False
 
-    def normal_payments(
-        self,
-        left: tuple[int, ...],
-        caps: list[dict[int, int]],
-        chosen: dict[int, list[tuple[int, int]]],
-        tokens: list[tuple[int, ...]],
-    ) -> bool:
-        """Give the cards ``left`` to the normal auctions, each a total above its bound."""
+    def normal_payments(self, given: _Given) -> bool:
+        """Give the cards left to the normal auctions, each a total above its bound."""
+        left, caps, chosen, tokens = given
         blocks: list[list[int]] = []
         for a in range(self.n):
             extra = self.seat_payments(tokens[a], left[a], caps[a])

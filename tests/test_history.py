@@ -187,16 +187,16 @@ def test_with_faux_pas_out_of_the_game_every_seat_that_may_have_taken_it_gets_wo
         assert replay(state) == state
 
 
-@pytest.mark.parametrize(("game", "at"), [(11, 10), (7, 50)])
+@pytest.mark.parametrize(("game", "at"), [(4, 80), (7, 50)])
 def test_payments_decided_at_the_end_decide_every_change_of_a_late_state(
     game: int, at: int
 ) -> None:
     # Disgrace payments and payments above a lower bid are settled once every round is
     # taken back, so orders of the rounds that differ only in who paid what are searched
-    # once. In these bot games (``bot_games``: seed 11, 5 seats; seed 7, 4 seats) the
-    # search used to stop at its limit on 22 changes of state 10 and 5 of state 50: now
-    # every change is refuted, or found with a witness that replays (find_history would
-    # raise Undecided).
+    # once. In these bot games (``bot_games``: seed 4, 4 seats; seed 7, 4 seats) the search
+    # used to stop at its limit on 5 changes of state 80 and 5 of state 50: now every
+    # change is refuted, or found with a witness that replays (find_history would raise
+    # Undecided).
     state = bot_games(12)[game][at]
     asked = 0
     for changed in single_changes(state):

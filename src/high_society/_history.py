@@ -473,7 +473,7 @@ class _Search:
             self.leaves += 1  # refuted after asking ``settle`` (else its shape would be)
             return None
         leaves, deeper = self.leaves, self.deeper
-        self.tick(4)
+        self.tick(2)  # a position costs little time next to the end's checks
         if not self.hopeless(at):
             for kind, rest in self.last_rounds(at.rounds, at.s_next, faux_pas_last):
                 left = self.takers(rest)
@@ -606,6 +606,7 @@ class _Search:
         for t in at.tokens[payers[k]]:
             if t <= j:
                 continue
+            self.tick()
             later, wide = self.chain(at.deferred[t])
             ladders = []
             for a in later:

@@ -1,6 +1,7 @@
 """How long ``state_problems`` takes on hostile states, and how its history search ends on
-standard games' states and on single changes to them (docs/verification.md, "The boundary
-of state_problems"). Not part of CI: it measures time, and only reports.
+standard games' states and on single changes to them, and how long it takes on those it
+stops on (docs/verification.md, "The boundary of state_problems"). Not part of CI: it
+measures time, and only reports.
 
 Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES [STRIDE]]``.
 """
@@ -222,6 +223,12 @@ def main(argv: list[str]) -> int:
     for name, sample in [("40 bot games", bot_games(40)), ("40 random walks", walks(40, 3))]:
         found = verdicts(sample, stride, stopped)
         print(f"{name}, their states and single changes of every {stride}th: {dict(found)}")
+    times = [_timed(s) for s in stopped]
+    print(
+        f"the {len(stopped)} states the search stopped on, again with no answer cached:"
+        f" mean {1000 * sum(times) / max(len(times), 1):.0f} ms,"
+        f" max {1000 * max(times, default=0):.0f} ms"
+    )
     more = 10 * history.WORK_LIMIT
     ends, worst = more_work(stopped[::stride], more)
     print(

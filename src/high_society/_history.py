@@ -512,8 +512,8 @@ class _Search:
         key = _canonical(at)
         if key in self.unsettled:
             return None
-        if key in self.settled:
-            blocks, chosen, bids, lowered = self.settled[key]
+        if at in self.settled:  # (by the position itself: the payments follow its order)
+            blocks, chosen, bids, lowered = self.settled[at]
             self.blocks, self.chosen, self.bids, self.lowered = (
                 blocks,
                 chosen,
@@ -530,7 +530,7 @@ class _Search:
             self.stop = min(self.limit, self.work + self.deep)
         try:
             if self.disgrace_payments(at, 0, self.pools, caps, {}):
-                self.settled[key] = (self.blocks, self.chosen, dict(self.bids), dict(self.lowered))
+                self.settled[at] = (self.blocks, self.chosen, dict(self.bids), dict(self.lowered))
                 return []
         except _Deep:
             self.deeper += 1  # left for later: nothing is refuted meanwhile
@@ -1135,9 +1135,9 @@ def _can_rise(ladders: list[tuple[int, ...]], k: int, floor: int) -> bool:
 
 def _canonical(at: _Position) -> _Position:
     """``at`` with each seat's payments in a canonical order where their order does not
-    matter: between two places a count of its reserved cards or a lap it took refers to,
-    every payment may take the same cards (``settle``), so only how many of each kind
-    matters there."""
+    matter: between two places that a lap it took or a lower bid refers to, every payment
+    may take the same cards (``settle``), so only how many of each kind matters there.
+    For the memos of refuted positions only: a history follows the real order."""
     tokens = []
     for seat, owed in enumerate(at.tokens):
         if len(owed) < 2:

@@ -32,7 +32,7 @@ from high_society.state import Phase
 
 #: How many such states the tests play from, and the most candidates tried to find them.
 WANTED = 4
-TRIES = 5_000
+TRIES = 10_000
 
 
 def _games(seed: int) -> list[GameState]:

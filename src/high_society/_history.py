@@ -823,11 +823,9 @@ class _Search:
         """The rounds ``w`` took that can be the latest of ``rounds``, each with the rest."""
         lux, prestige, lost, disgrace = rounds
         faux_pas_left = disgrace[0] == w
-        for k, seat in enumerate(disgrace):
-            if seat == w and (k == 0 or not faux_pas_last):
-                rest = (*disgrace[:k], -1, *disgrace[k + 1 :])
-                yield _DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))
         if faux_pas_last:
+            if disgrace[0] == w:
+                yield _DISGRACE[0], (lux, prestige, lost, (-1, disgrace[1], disgrace[2]))
             return
         if lux[w]:
             yield LUXURY, (_minus(lux, w), prestige, lost, disgrace)
@@ -838,6 +836,12 @@ class _Search:
         # the taker's first luxury card: then every other luxury card it owns came later.
         if lost and w == self.lost_by and (not faux_pas_left or not lux[w]):
             yield LOST_LUXURY, (lux, prestige, False, disgrace)
+        # Disgrace rounds last: their payments, decided at the end, constrain the most, so
+        # a disgrace round taken back early leaves the most positions to refute below it.
+        for k, seat in enumerate(disgrace):
+            if seat == w:
+                rest = (*disgrace[:k], -1, *disgrace[k + 1 :])
+                yield _DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))
 
     # --- what one round can do --------------------------------------------------------------
 

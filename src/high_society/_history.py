@@ -326,7 +326,7 @@ class _Search:
         ] = {}
         self.leaves = 0  # how often the search reached the game's start, to ask ``settle``
         # A pass may cap each ``settle``'s work at ``deep`` units (``stop``: where the
-        # work stops); ``deeper`` counts the ones it cut short.
+        # work stops); ``cut`` holds the ends it cut short.
         self.deep: int | None = None
         self.cut: list[_Position] = []
         self.settled: dict[
@@ -339,7 +339,6 @@ class _Search:
             ],
         ] = {}
         self.stop = limit
-        self.deeper = 0
         # What the last ``settle`` that fits chose: normal auctions' cards per seat and
         # payment, disgrace rounds' payments and lap takers' bids by round number.
         self.blocks: list[list[int]] = []
@@ -381,6 +380,10 @@ class _Search:
     def start(self, s_next: int) -> _Position:
         n = self.n
         return _Position(self.start_rounds, s_next, ((),) * n)
+
+    def lowest(self, mask: int) -> int:
+        """The value of the lowest card of the non-empty ``mask``."""
+        return self.money[(mask & -mask).bit_length() - 1]
 
     def mask(self, cards: frozenset[int]) -> int:
         out = 0
@@ -472,7 +475,7 @@ class _Search:
         if key in self.refuted:
             self.leaves += 1  # refuted after asking ``settle`` (else its shape would be)
             return None
-        leaves, deeper = self.leaves, self.deeper
+        leaves, cut = self.leaves, len(self.cut)
         self.tick(2)  # a position costs little time next to the end's checks
         if not self.hopeless(at):
             for kind, rest in self.last_rounds(at.rounds, at.s_next, faux_pas_last):
@@ -491,8 +494,8 @@ class _Search:
                         earlier = self.search(before)
                         if earlier is not None:
                             return [*earlier, done()]
-        if self.deeper != deeper:
-            pass  # a payment left open below: not refuted
+        if len(self.cut) != cut:
+            pass  # an end left open below: not refuted
         elif self.leaves == leaves:
             fewer[:] = [o for o in fewer if not all(map(int.__le__, owed, o))]
             fewer.append(owed)
@@ -506,8 +509,8 @@ class _Search:
         (see the module's docstring for the order), each card to one it may go to (a card
         a hand needed at some time: one of the payments after that time). None if they do
         not fit. The returned list is empty: the caller fills in the payments (``fill``).
-        In a pass that caps it (``deep``), a ``settle`` cut short answers None and counts
-        in ``deeper``."""
+        In a pass that caps it (``deep``), a ``settle`` cut short answers None and joins
+        ``cut``."""
         self.tick(8)
         key = _canonical(at)
         if key in self.unsettled:
@@ -533,8 +536,7 @@ class _Search:
                 self.settled[at] = (self.blocks, self.chosen, dict(self.bids), dict(self.lowered))
                 return []
         except _Deep:
-            self.deeper += 1  # left for later: nothing is refuted meanwhile
-            self.cut.append(at)
+            self.cut.append(at)  # left for later: nothing is refuted meanwhile
             return None
         finally:
             self.stop = self.limit
@@ -555,7 +557,8 @@ class _Search:
         payment: only those steps keep cards for some payments.)"""
         if j == len(at.deferred):
             return self.lower_bids(at, 0, _Given(left, caps, chosen, list(at.tokens)))
-        payers, wide = self.chain(at.deferred[j])
+        _, s, p, lap, _ = at.deferred[j]
+        payers, wide = self.chain(s, p, lap)
         budgets = [(0, False)] * self.n
         for a in payers:
             budgets[a] = self.room(at.tokens[a], j, left[a], False)
@@ -578,15 +581,15 @@ class _Search:
                 return True
         return False
 
-    def chain(self, deferred: _Deferred) -> tuple[list[int], set[int]]:
-        """A disgrace round's payers, in the order their totals rise, and the seats that
-        bid twice (in a lap)."""
+    def chain(self, s: int, p: int, lap: bool) -> tuple[list[int], list[int]]:
+        """A disgrace round's payers, started by ``s`` and taken by ``p``, in the order
+        their totals rise, and the seats that bid twice, in order (in a lap: the seats from
+        ``s`` up to ``p``; none with no lap, where those are the payers)."""
         n = self.n
-        _, s, p, lap, _ = deferred
-        d = (p - s) % n
+        first = [(s + i) % n for i in range((p - s) % n)]
         if lap:
-            return [(p + 1 + i) % n for i in range(n - 1)], {(s + i) % n for i in range(d)}
-        return [(s + i) % n for i in range(d)], set()
+            return [(p + 1 + i) % n for i in range(n - 1)], first
+        return first, []
 
     def room(self, tokens: tuple[int, ...], j: int, cards: int, pending: bool) -> tuple[int, bool]:
         """A seat's budget for its payment in the ``j``-th disgrace round, with
@@ -607,7 +610,8 @@ class _Search:
             if t <= j:
                 continue
             self.tick()
-            later, wide = self.chain(at.deferred[t])
+            _, s, p, lap, _ = at.deferred[t]
+            later, wide = self.chain(s, p, lap)
             ladders = []
             for a in later:
                 tokens = at.tokens[a]
@@ -618,23 +622,30 @@ class _Search:
                 return False
         return True
 
+    def owed_after(self, at: _Position, j: int, seat: int) -> tuple[list[int], int] | None:
+        """The disgrace rounds after the ``j``-th that ``seat`` pays in, and how many normal
+        auctions it pays for; None when a lower bid or a lap the seat took may need one of
+        its cards (then ``settle`` sees the cards themselves)."""
+        if at.lowers or any(d.lap and d.taker == seat for d in at.deferred):
+            return None
+        tokens = at.tokens[seat]
+        return [t for t in tokens if t > j], sum(t < 0 for t in tokens)
+
+    def bids_twice(self, at: _Position, t: int, seat: int) -> bool:
+        """Whether ``seat`` bids twice in the ``t``-th disgrace round."""
+        _, s, p, lap, _ = at.deferred[t]
+        return seat in self.chain(s, p, lap)[1]
+
     def by_total(self, at: _Position, j: int, seat: int) -> bool:
         """Whether ``trace`` sees only the total and count of ``seat``'s payment in the
         ``j``-th disgrace round (the fewer cards, the more room left)."""
-        if at.lowers or any(d.lap and d.taker == seat for d in at.deferred):
+        owed = self.owed_after(at, j, seat)
+        if owed is None:
             return False
-        tokens = at.tokens[seat]
-        others = [t for t in tokens if t > j]
-        normal = any(t < 0 for t in tokens)
+        others, normal = owed
         if not others:
             return True
-        if len(others) == 1 and not normal:
-            later = at.deferred[others[0]]
-            n = self.n
-            return not (
-                later.lap and (seat - later.starter) % n < (later.taker - later.starter) % n
-            )
-        return False
+        return len(others) == 1 and not normal and not self.bids_twice(at, others[0], seat)
 
     def trace(self, at: _Position, j: int, left: tuple[int, ...], seat: int, block: int) -> object:
         """What the rest of ``settle`` sees of ``seat``'s cards when it pays ``block`` in
@@ -644,21 +655,18 @@ class _Search:
         auctions' open ones just one each, a last disgrace payment, if no normal auction
         is left, all)."""
         rest = left[seat] ^ block
-        if at.lowers or any(d.lap and d.taker == seat for d in at.deferred):
+        owed = self.owed_after(at, j, seat)
+        if owed is None:
             return block, rest
-        tokens = at.tokens[seat]
-        others = [t for t in tokens if t > j]
-        normal = sum(t < 0 for t in tokens)
+        others, normal = owed
         if not others:
             return rest.bit_count() if normal else rest
         if len(others) == 1:
             # It pays in one more round: what totals it can pay there (leaving a card for
             # each normal auction); with none left, all it has, and in a lap where it
             # bids twice, the totals of the parts it can bid first.
-            later = at.deferred[others[0]]
-            n = self.n
             count = rest.bit_count()
-            if not (later.lap and (seat - later.starter) % n < (later.taker - later.starter) % n):
+            if not self.bids_twice(at, others[0], seat):
                 return self.ladder(rest, False, count - normal, not normal)
             if not normal:
                 return self.sums[rest], self.ladder(rest, False, count - 1, False)
@@ -678,7 +686,7 @@ class _Search:
         for j, blocks in chosen.items():
             for a, block in blocks:
                 if a != w and at.tokens[a].index(j) < later[a] and block:
-                    bid = min(bid, (self.money[(block & -block).bit_length() - 1], a))
+                    bid = min(bid, (self.lowest(block), a))
         options = [(*bid, 0)] if bid[1] >= 0 else []
         for a in range(self.n):
             normal = [i for i, t in enumerate(at.tokens[a][: later[a]]) if t < 0]
@@ -719,7 +727,7 @@ class _Search:
         n = self.n
         _, s, p, _, later = deferred[j]
         paid = dict(chosen[j])
-        twice = [(s + i) % n for i in range((p - s) % n)]
+        twice = self.chain(s, p, True)[1]
         self.tick(sum(1 << paid[a].bit_count() for a in twice) >> 6)
         parts = greedy_partials([paid[a] for a in twice], self.sums)
         if parts is None:
@@ -779,31 +787,32 @@ class _Search:
         extra = [0] * len(tokens)
         # The earliest payments are the most constrained (fewest cards may go there).
         bounded = [i for i in reversed(normal) if tokens[i] < _OPEN]
-        if not self.bounded_payments(tokens, bounded, cards, caps, extra):
+        if not self.bounded_payments(tokens, normal, bounded, cards, caps, extra):
             return None
         return extra
 
     def bounded_payments(
         self,
         tokens: tuple[int, ...],
+        normal: list[int],
         bounded: list[int],
         cards: int,
         caps: dict[int, int],
         extra: list[int],
     ) -> bool:
-        """Give each payment of ``bounded`` (places in ``tokens``) a least set of
-        ``cards`` above its bound (any set above it holds one), then each open payment
-        one card, the latest normal auction the rest; fill ``extra``."""
+        """Give each payment of ``bounded`` (places in ``tokens``, among the ``normal``
+        auctions') a least set of ``cards`` above its bound (any set above it holds one),
+        then each open payment one card, the latest normal auction the rest; fill
+        ``extra``."""
         if bounded:
             place, rest = bounded[0], bounded[1:]
             fits = sum(bit for bit in _bits(cards) if caps[bit] > place)
             for core in self.cores(fits, _OPEN - tokens[place]):
                 extra[place] = core
-                if self.bounded_payments(tokens, rest, cards ^ core, caps, extra):
+                if self.bounded_payments(tokens, normal, rest, cards ^ core, caps, extra):
                     return True
             extra[place] = 0
             return False
-        normal = [i for i, t in enumerate(tokens) if t < 0]
         ordered = sorted((caps[bit], bit) for bit in _bits(cards))
         # Any card that fits the earliest open payment fits every later one.
         for i in reversed(normal):
@@ -872,13 +881,13 @@ class _Search:
         # card another seat surely held then, or a lower one it held because it paid it
         # later. Which one, and which cards pay, is settled at the end.
         surely = min(
-            ((self.money[k], a) for a in range(n) if a != w for k in _positions(self.hands[a])),
+            ((self.lowest(bit), a) for a in range(n) if a != w for bit in _bits(self.hands[a])),
             default=(self.money[-1] + 1, -1),
         )
         lowest = surely[0]
         for a in range(n):
             if a != w and at.tokens[a] and self.pools[a]:
-                lowest = min(lowest, self.money[(self.pools[a] & -self.pools[a]).bit_length() - 1])
+                lowest = min(lowest, self.lowest(self.pools[a]))
         if self.sums[self.pools[w]] <= lowest:
             return  # the payment comes out of that pool
         later = tuple(len(tokens) for tokens in at.tokens)
@@ -913,17 +922,16 @@ class _Search:
         if p in stuck:
             return
         # No lap: the seats from s up to p bid once each, rising, and pay.
-        ways = [(False, [(s + i) % n for i in range(d)], set[int](), 0)]
+        ways = [(False, 0)]
         # A lap from the seat after p pays the same as no lap, with more bids. In a lap
         # every seat but p pays; p bids below the first payment, from its hand then (or
         # cards it paid later).
         hand = self.hands[p] | (self.pools[p] if at.tokens[p] else 0)
         if d != n - 1 and hand:
-            lowest = self.money[(hand & -hand).bit_length() - 1]
-            payers = [(p + 1 + i) % n for i in range(n - 1)]
-            ways.append((True, payers, {(s + i) % n for i in range(d)}, lowest))
+            ways.append((True, self.lowest(hand)))
         j = len(at.deferred)
-        for lap, payers, wide, floor in ways:
+        for lap, floor in ways:
+            payers, wide = self.chain(s, p, lap)
             if not stuck <= set(payers):
                 continue
             self.tick(len(payers))
@@ -982,7 +990,7 @@ class _Search:
         pools: tuple[int, ...],
         budgets: list[tuple[int, bool]],
         floor: int,
-        wide: set[int],
+        wide: list[int],
         ladders: list[tuple[int, ...]],
         follow: Callable[[int, int, tuple[int, ...]], object],
         after: tuple[int, ...],
@@ -1077,7 +1085,7 @@ class _Search:
             if not past.lap:
                 out.append(attrs.evolve(past, paid=tuple(paid), slot=-1))
                 continue
-            twice = [(past.starter + i) % n for i in range((w - past.starter) % n)]
+            twice = self.chain(past.starter, w, True)[1]
             parts = greedy_partials([paid[a] for a in twice], self.sums)
             assert parts is not None  # settle checked it
             partial = [0] * n
@@ -1159,14 +1167,6 @@ def _canonical(at: _Position) -> _Position:
                 out += sorted(owed[len(out) : cut])
         tokens.append(tuple(out))
     return at._replace(tokens=tuple(tokens))
-
-
-def _positions(mask: int) -> Iterator[int]:
-    """The positions of the bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _bits(mask: int) -> list[int]:
@@ -1266,7 +1266,7 @@ def _search_from(
     # it cut short are then settled in turn; if one fits, a second pass finds its history
     # (every other end known by then); if none does, the first pass's answer stands.
     search.limit = search.stop = limit
-    search.deep = SETTLE_FIRST or None
+    search.deep = SETTLE_FIRST
     search.cut = []
     try:
         found = search.search(search.start(s_next), faux_pas_last=discarding)

@@ -9,10 +9,14 @@ import attrs
 import pytest
 
 from high_society import (
+    STANDARD,
     GameConfig,
     GameState,
     Pass,
+    Phase,
+    PlayerState,
     Reveal,
+    StatusCard,
     apply,
     legal_actions,
     new_game,
@@ -20,7 +24,7 @@ from high_society import (
 )
 from high_society._history import Undecided, find_history, history_actions
 from high_society.invariants import state_problems
-from tests.builders import FAUX_PAS, PASSE, SCANDALE, L, bid, play_actions, won
+from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, play_actions, won
 from verification.boundary import single_changes
 from verification.history_limits import bot_games, walks
 from verification.history_limits import verdicts as history_verdicts
@@ -120,6 +124,22 @@ def test_R6_the_seat_before_the_starter_pays_only_above_a_bid_made_first() -> No
     assert any(NO_HISTORY in p for p in state_problems(low))
 
 
+def test_R6_a_payment_above_a_lower_bid_may_be_above_any_card_bid_first() -> None:
+    # Seat 0 bids 1 first and seat 2 wins Luxury 3 for 2; seat 1 held a 2 throughout, but
+    # the lower bid was 1: what seat 2 paid must count only as above some card, not as
+    # above 2 (seat 2 then also pays 1 in Passé, with seat 0 paying 1+2 above it).
+    config = GameConfig(money=(1, 2), deck=sort_cards([L(3), PRESTIGE, FAUX_PAS, PASSE, SCANDALE]))
+    state = play_actions(
+        Reveal(L(3)), bid(0, 1), Pass(1), bid(2, 2), Pass(0),
+        Reveal(PASSE), bid(2, 1), bid(0, 1, 2), Pass(1),
+        Reveal(FAUX_PAS), bid(1, 1), Pass(2),
+        config=config,
+    )  # fmt: skip
+    assert state.phase is Phase.DISCARD
+    assert state_problems(state) == ()
+    assert replay(state) == state
+
+
 def test_R7_disgrace_payments_rise_in_turn_order_from_the_starter() -> None:
     rising = play_actions(Reveal(PASSE), bid(0, 1), bid(1, 2), Pass(2))
     assert state_problems(rising) == ()
@@ -207,3 +227,37 @@ def test_payments_decided_at_the_end_decide_every_change_of_a_late_state(
         if find_history(changed) is not None:
             assert replay(changed) == changed
     assert asked > 100
+
+
+def spent_only(spent: list[frozenset[int]], owned: list[list[StatusCard]], turn: int) -> GameState:
+    """A standard game between rounds where each seat owns ``owned`` and spent ``spent``
+    (the rest of its money in hand)."""
+    money = frozenset(STANDARD.money)
+    deck = list(STANDARD.deck)
+    for card in (c for cards in owned for c in cards):
+        deck.remove(card)
+    players = tuple(
+        PlayerState(hand=money - s, spent=s, status_cards=sort_cards(o))
+        for o, s in zip(owned, spent, strict=True)
+    )
+    return GameState(STANDARD, players, sort_cards(deck), Phase.REVEAL, turn, None, ())
+
+
+def test_R7_a_seat_that_pays_only_in_disgrace_rounds_is_outbid_there_by_the_seats_after_it() -> (
+    None
+):
+    # Seat 1 took Passé and Scandale. Seat 2 owns nothing, so it paid all it spent in those
+    # two rounds, and in each seat 3, bidding after it before seat 1 passed, paid more: 2
+    # above its total at least. With all 106 spent by seat 2 and 106 by seat 3 (which also
+    # won Luxury 2), no game leads here; the search used to stop at its limit (accepted).
+    owned = [[L(1)], [L(10), PASSE, SCANDALE], [], [L(2)]]
+    everything = frozenset(STANDARD.money)
+    state = spent_only([everything] * 4, owned, 3)
+    assert state_problems(state) == (
+        "no order of the past auctions and payments from new_game leads to these status"
+        " cards and spent money (R3, R5-R8)",
+    )
+    # Seat 2 having paid less, seat 3 can pay more in each: reachable, and found.
+    for less in (frozenset({1, 2}), frozenset({1, 2, 3, 4, 6, 8, 10})):
+        state = spent_only([everything, everything, less, everything], owned, 3)
+        assert replay(state) == state

@@ -71,9 +71,11 @@ def hand_built(config: GameConfig) -> GameState:
 
 
 def random_states(config: GameConfig, rng: random.Random, count: int) -> Iterator[GameState]:
-    """States between rounds with 8 to 14 auctions done: status cards dealt to random
-    seats (Faux Pas with a luxury card out of the game), random spent money."""
+    """States of 5 seats between rounds with 8 to 14 auctions done: status cards dealt to
+    random seats (Faux Pas with a luxury card out of the game), random spent money (none,
+    all, all but one card, or a random number of cards)."""
     money = list(config.money)
+    every = len(money)
     while count:
         deck = list(config.deck)
         rng.shuffle(deck)
@@ -91,7 +93,7 @@ def random_states(config: GameConfig, rng: random.Random, count: int) -> Iterato
                 cards.remove(StatusCard.FAUX_PAS)
                 cards.remove(luxury[0])
                 removed = (luxury[0], StatusCard.FAUX_PAS)
-        sizes = [0, 11, 12, rng.randint(1, 12)]
+        sizes = [0, every - 1, every, rng.randint(1, every)]
         spent = [frozenset(rng.sample(money, rng.choice(sizes))) for _ in range(5)]
         players = tuple(
             PlayerState(hand=frozenset(money) - s, spent=s, status_cards=sort_cards(o))

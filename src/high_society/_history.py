@@ -26,31 +26,34 @@ a round back only records what it asks: each payer owes a payment (``_Position.t
 at least one card; above the lower bid, for a normal auction its winner paid acting last;
 totals rising along the payers, for a disgrace round. The seats' spent money is left
 whole, so orders of the rounds that differ only in who paid what meet in one position,
-searched once. Cheap counts prune on the way (``budgets``: each seat keeps a card for each
-payment still to make; ``disgrace``: the payers can still rise). At the end, ``settle``
-gives each seat's spent money out to its payments: first the disgrace rounds' sets,
-totals rising (and in a lap, parts to bid first); then each lower bid, a card another
-seat held then: one it surely held, or one it paid in a later disgrace round, or one a
-later normal auction of its takes (which it then must); then each lap taker's bid from
-its hand then, likewise; last the normal auctions, each a card at least (a total above
-its lower bid), any card left to the latest one. A seat's hand at the time of a round is
+searched once. Cheap checks prune on the way: counts (``budgets``: each seat keeps a card
+for each payment still to make; ``disgrace``: the payers can still rise) and totals
+(``short_of_money``: a seat's payments add up to what it spent, and the seats after a
+payer in a disgrace round pay more than it; so a seat that pays only in disgrace rounds
+cannot have spent more than the seats after it there can hold above it). At the end,
+``settle`` gives each seat's spent money out to its payments: first the disgrace rounds'
+sets, totals rising (and in a lap, parts to bid first); then each lower bid, a card
+another seat held then: one it surely held, or one it paid in a later disgrace round, or
+one a later normal auction of its takes (which it then must); then each lap taker's bid
+from its hand then, likewise; last the normal auctions, each a card at least (a total
+above its lower bid), any card left to the latest one. A seat's hand at the time of a round is
 what it had not paid before, so each of those steps asks exactly what the rules ask, and
 the search is exact: it finds a history exactly when the state is reachable. A history
 found is a witness: :func:`history_actions` turns it into actions, and the tests replay
 them through the rules to the state.
 
-The search memoises the positions it has refuted (a position refuted without asking
-``settle`` refutes every position of its shape whose seats owe as many payments or more)
-and counts its work; past :data:`WORK_LIMIT` units (docs/verification.md gives the time
+The search memoises the positions it has refuted (a position refuted by the counts alone
+refutes every position of its shape whose seats owe as many payments or more) and counts
+its work; past :data:`WORK_LIMIT` units (docs/verification.md gives the time
 measured) it stops and says so (:class:`Undecided`), so that hostile input costs bounded
 time. The answer is then "not refuted": callers accept the state, never refusing a
 reachable one. A first pass caps the work of each ``settle`` (:data:`SETTLE_FIRST`), so
 that one end whose payments are many to refute does not use up the work an easy witness
-elsewhere needs; the ends it cut short are then settled with no cap, and if one fits, a
-second pass finds its history. On the
-explored games the search always ends within the limit; on standard games it may not (the
-state's cards then allow too many orders and payments to try: docs/verification.md gives
-the figures).
+elsewhere needs, and takes most of the work (:data:`FIRST_SHARE`); the ends it cut short
+are then settled with caps growing (:data:`DEEPER`), then none, and once one fits, a second
+pass finds its history. On the explored games and on the sample of standard games in
+docs/verification.md the search always ends within the limit; on hostile states it may
+not (their cards may allow too many orders and payments to try).
 """
 
 import bisect
@@ -79,10 +82,14 @@ __all__ = [
 
 #: How many units of work (positions visited plus payments tried) :func:`find_history`
 #: may spend before it gives up with :class:`Undecided`.
-WORK_LIMIT = 20_000
+WORK_LIMIT = 50_000
 #: The work each ``settle`` (the payments given out once every round is taken back) may
 #: take in the search's first pass.
 SETTLE_FIRST = 500
+#: The eighths of its work the first pass may take, and the caps on each ``settle`` the
+#: ends it cut short are then tried with, in turn (then none).
+FIRST_SHARE = 7
+DEEPER = (2_000, 8_000)
 
 _T = TypeVar("_T")
 _FP = StatusCard.FAUX_PAS
@@ -376,6 +383,11 @@ class _Search:
         # never spent: it held those at the time of every round.
         self.pools = tuple(self.mask(spent) for spent, _ in seats)
         self.hands = tuple(self.full & ~pool for pool in self.pools)
+        self.totals = tuple(self.sums[pool] for pool in self.pools)
+        # Each pool's payment totals (any non-empty part of it), ascending.
+        self.paid_totals = tuple(
+            _ladder(money, pool, False, len(money), False) for pool in self.pools
+        )
 
     def start(self, s_next: int) -> _Position:
         n = self.n
@@ -415,6 +427,95 @@ class _Search:
         return budgets is None or any(
             spare < 0 or (closed and self.pools[a]) for a, (spare, closed) in enumerate(budgets)
         )
+
+    def short_of_money(self, at: _Position) -> bool:
+        """Whether the payments' totals cannot add up to the seats' spent money: a seat's
+        payments take distinct cards of its pool, so their least totals must fit in its
+        total; and a seat ``a`` that pays only in disgrace rounds pays exactly its total
+        there, while in each such round the seats after it, up to the taker, pay more. So
+        for a set of seats that follow ``a`` in every round it may pay in (those taken
+        back and those left), their totals must hold ``a``'s total, plus for each round the
+        distance to the follower, plus the least totals of their other payments."""
+        self.tick()
+        n = self.n
+        pools, totals = self.pools, self.totals
+        lux, prestige, lost, disgrace = at.rounds
+        won = [x + y for x, y in zip(lux, prestige, strict=True)]
+        if lost and self.lost_by is not None:
+            won[self.lost_by] += 1
+        need = [0] * n
+        least: dict[tuple[int, int], int] = {}
+        chains = []
+        for j, past in enumerate(at.deferred):
+            payers, wide = self.chain(past.starter, past.taker, past.lap)
+            chains.append(payers)
+            # In a lap the first payment is above the taker's bid, which is above the
+            # parts the seats that bid twice bid first, rising from a card at least.
+            floor = self.money[0] + len(wide) if past.lap else 0
+            for a in payers:
+                ladder = self.paid_totals[a]
+                k = bisect.bisect_right(ladder, floor)
+                if k == len(ladder):
+                    return True
+                floor = least[a, j] = ladder[k]
+                need[a] += floor
+        for a in range(n):
+            for t in at.tokens[a]:
+                if t < 0:
+                    # Above its lower bid at least, any card (settle may lower the bound).
+                    ladder = self.paid_totals[a]
+                    k = bisect.bisect_right(ladder, min(_OPEN - t, self.money[0]))
+                    if k == len(ladder):
+                        return True
+                    need[a] += ladder[k]
+            if need[a] > totals[a]:
+                return True
+        for a in range(n):
+            if not pools[a] or won[a] or any(t < 0 for t in at.tokens[a]):
+                continue
+            # The seats after ``a`` up to the taker, in each disgrace round left.
+            ahead = [
+                [(a + i) % n for i in range(1, (p - a) % n)] for p in disgrace if p >= 0 and p != a
+            ]
+            taken = [(chains[j], j) for j in at.tokens[a]]
+            if not taken and not ahead:
+                return True  # money spent and no round left to pay it in
+            others = [b for b in range(n) if b != a]
+            for size in range(1, n):
+                for group in itertools.combinations(others, size):
+                    if self.outpaid(a, group, taken, ahead, least, need, totals):
+                        return True
+        return False
+
+    @staticmethod
+    def outpaid(
+        a: int,
+        group: tuple[int, ...],
+        taken: list[tuple[list[int], int]],
+        ahead: list[list[int]],
+        least: dict[tuple[int, int], int],
+        need: list[int],
+        totals: tuple[int, ...],
+    ) -> bool:
+        """Whether the seats of ``group``, following seat ``a`` in every round it may pay in
+        (``taken``: the payers of the rounds taken back, with their numbers; ``ahead``:
+        the seats after ``a`` in each round left), would pay more than they spent."""
+        bound = totals[a] + sum(need[b] for b in group)
+        for payers, j in taken:
+            k = payers.index(a)
+            gains = [d - least[b, j] for d, b in enumerate(payers[k + 1 :], 1) if b in group]
+            if not gains:
+                return False
+            bound += max(gains)
+        reach = []
+        for seats in ahead:
+            far = [d for d, b in enumerate(seats, 1) if b in group]
+            if not far:
+                return False  # ``a`` may pay there with no seat of ``group`` after it
+            reach.append(max(far))
+        if not taken:
+            bound += min(reach)  # it pays in one of those rounds at least
+        return bound > sum(totals[b] for b in group)
 
     def budgets(self, rounds: _Rounds, s_next: int, at: _Position) -> list[tuple[int, bool]] | None:
         """What ``rounds`` left, the latest taken by ``s_next``, ask of each seat's money in
@@ -477,7 +578,11 @@ class _Search:
             return None
         leaves, cut = self.leaves, len(self.cut)
         self.tick(2)  # a position costs little time next to the end's checks
-        if not self.hopeless(at):
+        if self.hopeless(at):
+            pass
+        elif self.short_of_money(at):
+            self.leaves += 1  # it looks at the payments, not only at how many: not the shape's
+        else:
             for kind, rest in self.last_rounds(at.rounds, at.s_next, faux_pas_last):
                 left = self.takers(rest)
                 alone = not any(left)
@@ -514,6 +619,9 @@ class _Search:
         self.tick(8)
         key = _canonical(at)
         if key in self.unsettled:
+            return None
+        if self.short_of_money(at):
+            self.unsettled.add(key)
             return None
         if at in self.settled:  # (by the position itself: the payments follow its order)
             blocks, chosen, bids, lowered = self.settled[at]
@@ -1262,20 +1370,36 @@ def _search_from(
     """The history ``search`` finds from ``s_next`` within ``limit`` units of its work
     (counted from its start), None if there is none, or ``_UNDECIDED``."""
     # A first pass caps each ``settle``: a history is mostly found at an end that fits at
-    # once, while an end whose payments are many to refute could use up the work. The ends
-    # it cut short are then settled in turn; if one fits, a second pass finds its history
-    # (every other end known by then); if none does, the first pass's answer stands.
-    search.limit = search.stop = limit
+    # once, while an end whose payments are many to refute could use up the work. It may
+    # take a share of the work only, so that the ends it cut short get the rest: they are
+    # settled in turn, with caps growing, and once one fits a second pass finds a history
+    # (every end before it known by then). If none fits, a first pass that ended stands.
+    start = search.start(s_next)
     search.deep = SETTLE_FIRST
     search.cut = []
+    search.limit = search.stop = search.work + (limit - search.work) * FIRST_SHARE // 8
     try:
-        found = search.search(search.start(s_next), faux_pas_last=discarding)
-        search.deep = None
-        if found is None and any(search.settle(at) is not None for at in search.cut):
-            found = search.search(search.start(s_next), faux_pas_last=discarding)
+        found = search.search(start, faux_pas_last=discarding)
+        ended = True
+    except Undecided:
+        found, ended = None, False
+    search.limit = search.stop = limit
+    try:
+        cut = search.cut
+        for deep in (*DEEPER, None):
+            if found is not None or not cut:
+                break
+            search.deep = deep
+            search.cut = []
+            if any(search.settle(at) is not None for at in cut):
+                found = search.search(start, faux_pas_last=discarding)
+                break
+            cut = search.cut
     except Undecided:
         return _UNDECIDED
-    return None if found is None else tuple(search.fill(found))
+    if found is None:
+        return None if ended else _UNDECIDED
+    return tuple(search.fill(found))
 
 
 def _cards(money: tuple[int, ...], mask: int) -> frozenset[int]:

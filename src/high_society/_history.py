@@ -473,49 +473,28 @@ class _Search:
         for a in range(n):
             if not pools[a] or won[a] or any(t < 0 for t in at.tokens[a]):
                 continue
-            # The seats after ``a`` up to the taker, in each disgrace round left.
-            ahead = [
-                [(a + i) % n for i in range(1, (p - a) % n)] for p in disgrace if p >= 0 and p != a
-            ]
-            taken = [(chains[j], j) for j in at.tokens[a]]
-            if not taken and not ahead:
+            # Per disgrace round ``a`` pays in (taken back) or may pay in (left): the seats
+            # after it up to the taker, each with what it must pay beyond ``a`` there
+            # (its distance after ``a``, less its least total already counted).
+            follow = []
+            for j in at.tokens[a]:
+                payers = chains[j]
+                after = payers[payers.index(a) + 1 :]
+                follow.append([(b, d - least[b, j]) for d, b in enumerate(after, 1)])
+            taken = len(follow)
+            for p in disgrace:
+                if p >= 0 and p != a:
+                    follow.append([((a + d) % n, d) for d in range(1, (p - a) % n)])
+            if not follow:
                 return True  # money spent and no round left to pay it in
-            others = [b for b in range(n) if b != a]
-            for size in range(1, n):
-                for group in itertools.combinations(others, size):
-                    if self.outpaid(a, group, taken, ahead, least, need, totals):
+            if not all(follow):
+                continue  # it may pay last before the taker somewhere
+            seats = sorted({b for f in follow for b, _ in f})
+            for size in range(1, len(seats) + 1):
+                for group in itertools.combinations(seats, size):
+                    if _outpaid(a, group, follow, taken, need, totals):
                         return True
         return False
-
-    @staticmethod
-    def outpaid(
-        a: int,
-        group: tuple[int, ...],
-        taken: list[tuple[list[int], int]],
-        ahead: list[list[int]],
-        least: dict[tuple[int, int], int],
-        need: list[int],
-        totals: tuple[int, ...],
-    ) -> bool:
-        """Whether the seats of ``group``, following seat ``a`` in every round it may pay in
-        (``taken``: the payers of the rounds taken back, with their numbers; ``ahead``:
-        the seats after ``a`` in each round left), would pay more than they spent."""
-        bound = totals[a] + sum(need[b] for b in group)
-        for payers, j in taken:
-            k = payers.index(a)
-            gains = [d - least[b, j] for d, b in enumerate(payers[k + 1 :], 1) if b in group]
-            if not gains:
-                return False
-            bound += max(gains)
-        reach = []
-        for seats in ahead:
-            far = [d for d, b in enumerate(seats, 1) if b in group]
-            if not far:
-                return False  # ``a`` may pay there with no seat of ``group`` after it
-            reach.append(max(far))
-        if not taken:
-            bound += min(reach)  # it pays in one of those rounds at least
-        return bound > sum(totals[b] for b in group)
 
     def budgets(self, rounds: _Rounds, s_next: int, at: _Position) -> list[tuple[int, bool]] | None:
         """What ``rounds`` left, the latest taken by ``s_next``, ask of each seat's money in
@@ -1240,6 +1219,33 @@ def _ladder(
             }
         )
     )
+
+
+def _outpaid(
+    a: int,
+    group: tuple[int, ...],
+    follow: list[list[tuple[int, int]]],
+    taken: int,
+    need: list[int],
+    totals: tuple[int, ...],
+) -> bool:
+    """Whether the seats of ``group`` would pay more than they spent, if one of them
+    follows seat ``a`` in each round of ``follow`` (the first ``taken`` are rounds ``a``
+    pays in; it may pay in the others, and pays in one at least if it pays in none of
+    those): each pays what ``a`` does there and its extra, and ``a`` pays all it spent."""
+    bound = totals[a] + sum(need[b] for b in group)
+    least_extra = None
+    for k, seats in enumerate(follow):
+        extras = [extra for b, extra in seats if b in group]
+        if not extras:
+            return False  # ``a`` may pay there with no seat of ``group`` after it
+        if k < taken:
+            bound += max(extras)
+        elif least_extra is None or max(extras) < least_extra:
+            least_extra = max(extras)
+    if not taken and least_extra is not None:
+        bound += least_extra
+    return bound > sum(totals[b] for b in group)
 
 
 def _can_rise(ladders: list[tuple[int, ...]], k: int, floor: int) -> bool:

@@ -22,7 +22,7 @@ from high_society import (
     new_game,
     sort_cards,
 )
-from high_society._history import Undecided, find_history, history_actions
+from high_society._history import Undecided, find_history, history_actions, outpaid
 from high_society.invariants import state_problems
 from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, play_actions, won
 from verification.boundary import single_changes
@@ -261,3 +261,17 @@ def test_R7_a_seat_that_pays_only_in_disgrace_rounds_is_outbid_there_by_the_seat
     for less in (frozenset({1, 2}), frozenset({1, 2, 3, 4, 6, 8, 10})):
         state = spent_only([everything, everything, less, everything], owned, 3)
         assert replay(state) == state
+
+
+def test_R7_a_seat_outbid_in_rounds_it_paid_in_need_not_have_paid_in_the_rounds_left() -> None:
+    # Seat 0 paid 2 in a Scandale lap taken back, seat 1 paid 3 right after it (its least
+    # total there); Passé, taken by seat 3, is still to take back: seat 0 may have paid
+    # there too (seat 1 would then have paid 1 more than it), or not. With seat 0's 2 and
+    # seat 1's 3 spent, only "not" fits, so the seats after seat 0 in a round left add
+    # nothing while it has paid in some round: it need not pay in the rest.
+    follow = [[(1, 1 - 3)], [(1, 1)]]  # (seat, distance after seat 0 less its least total)
+    assert not outpaid(0, (1,), follow, taken=1, need=[2, 3], totals=(2, 3))
+    assert outpaid(0, (1,), follow, taken=1, need=[2, 3], totals=(2, 2))
+    # Having paid in none of them, it pays in one at least: the least distance counts.
+    assert outpaid(0, (1,), [[(1, 1)], [(1, 2)]], taken=0, need=[0, 0], totals=(2, 2))
+    assert not outpaid(0, (1,), [[(1, 1)], [(1, 2)]], taken=0, need=[0, 0], totals=(2, 3))

@@ -78,6 +78,7 @@ __all__ = [
     "find_history",
     "greedy_partials",
     "history_actions",
+    "outpaid",
 ]
 
 #: How many units of work (positions visited plus payments tried) :func:`find_history`
@@ -492,7 +493,7 @@ class _Search:
             seats = sorted({b for f in follow for b, _ in f})
             for size in range(1, len(seats) + 1):
                 for group in itertools.combinations(seats, size):
-                    if _outpaid(a, group, follow, taken, need, totals):
+                    if outpaid(a, group, follow, taken, need, totals):
                         return True
         return False
 
@@ -1221,7 +1222,7 @@ def _ladder(
     )
 
 
-def _outpaid(
+def outpaid(
     a: int,
     group: tuple[int, ...],
     follow: list[list[tuple[int, int]]],

@@ -263,6 +263,23 @@ def test_R7_a_seat_that_pays_only_in_disgrace_rounds_is_outbid_there_by_the_seat
         assert replay(state) == state
 
 
+def test_the_first_pass_leaves_work_for_the_ends_it_cut_short() -> None:
+    # Seat 2 spent all but 20 and 25, in Passé and Scandale (both laps, seat 3 outbidding it
+    # each time): reachable, but each end the search reaches needs a little more work than
+    # the first pass allows one (SETTLE_FIRST). A first pass free to take all the work cut
+    # every end short and left none to settle them (Undecided with 20,000 units).
+    owned = [[L(1)], [L(10), PASSE, SCANDALE], [], [L(2)]]
+    everything = frozenset(STANDARD.money)
+    spent = [everything, everything, everything - {20, 25}, everything]
+    state = spent_only(spent, owned, 3)
+    rounds = find_history(state, limit=20_000)
+    assert rounds is not None
+    after = new_game(4)
+    for action in history_actions(state, rounds):
+        after = apply(after, action)
+    assert after == state
+
+
 def test_R7_a_seat_outbid_in_rounds_it_paid_in_need_not_have_paid_in_the_rounds_left() -> None:
     # Seat 0 paid 2 in a Scandale lap taken back, seat 1 paid 3 right after it (its least
     # total there); Passé, taken by seat 3, is still to take back: seat 0 may have paid

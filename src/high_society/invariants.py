@@ -46,8 +46,8 @@ def state_problems(state: object) -> tuple[str, ...]:
     a fixed amount of work (``high_society._history.WORK_LIMIT``, at most about 0.35 s
     measured) and then accepts. On the explored games and on a sample of standard games'
     states and single changes to them it always ends in time, and the boundary check shows
-    it exact there (docs/verification.md, "The boundary of state_problems"); a hostile
-    state whose cards allow very many orders and payments may be accepted undecided.
+    it exact there (docs/verification.md, "The boundary of state_problems"); elsewhere a
+    late state whose cards allow very many orders and payments may be accepted undecided.
 
     >>> import attrs
     >>> from high_society import new_game

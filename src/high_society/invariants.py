@@ -43,7 +43,7 @@ def state_problems(state: object) -> tuple[str, ...]:
 
     The result is empty exactly when some game from :func:`~high_society.new_game` leads
     to ``state``, for every configuration, with one limit: the history search stops after
-    a fixed amount of work (``high_society._history.WORK_LIMIT``, at most about 0.35 s
+    a fixed amount of work (``high_society._history.WORK_LIMIT``, at most about 0.3 s
     measured) and then accepts. On the explored games and on a sample of standard games'
     states and single changes to them it always ends in time, and the boundary check shows
     it exact there (docs/verification.md, "The boundary of state_problems"); elsewhere a

@@ -292,3 +292,48 @@ def test_R7_a_seat_outbid_in_rounds_it_paid_in_need_not_have_paid_in_the_rounds_
     # Having paid in none of them, it pays in one at least: the least distance counts.
     assert outpaid(0, (1,), [[(1, 1)], [(1, 2)]], taken=0, need=[0, 0], totals=(2, 2))
     assert not outpaid(0, (1,), [[(1, 1)], [(1, 2)]], taken=0, need=[0, 0], totals=(2, 3))
+
+
+def test_R7_a_seat_that_started_no_round_bid_above_the_lowest_card_in_a_disgrace_auction() -> None:
+    # Seat 4 took no card and spent only the 1: it paid it in Passé or Scandale. It started
+    # no round (it took none), so someone bid before it there (in a lap, the taker): it bid
+    # more than 1. No game leads here; the search used to stop at its limit (accepted).
+    everything = frozenset(STANDARD.money)
+    owned = [
+        [L(6), L(7), L(8)],
+        [L(9), L(10), PRESTIGE, SCANDALE],
+        [L(1), L(2), L(5), PASSE],
+        [L(3), L(4)],
+        [],
+    ]
+    spent = [
+        frozenset({1, 2, 3, 6, 8, 10, 12, 15}),
+        everything,
+        everything,
+        frozenset({3, 4, 6, 10, 15}),
+        frozenset({1}),
+    ]
+    state = spent_only(spent, owned, 1)
+    assert state_problems(state) == (
+        "no order of the past auctions and payments from new_game leads to these status"
+        " cards and spent money (R3, R5-R8)",
+    )
+
+
+def test_R6_a_seat_wins_free_only_after_a_round_the_next_seat_took() -> None:
+    # Seat 2 took no card: it never started a round, so seat 1, the seat before it, never
+    # won free and paid for each of its four cards, with its four money cards. Seat 2 spent
+    # money but owns nothing, so it paid in Passé (taken by seat 4); every way for it to pay
+    # there (a start at seat 0 or 1, or a lap) has seat 1 paying too, with no card left.
+    # The search sees it before ordering any round (it used to need about 50,000 units).
+    owned = [[L(4), L(8)], [L(5), PRESTIGE, PRESTIGE, PRESTIGE], [], [L(2), L(3), L(9)]]
+    owned.append([L(1), L(6), L(7), PASSE])
+    spent = [
+        frozenset({1, 2, 3, 4, 6, 8, 12, 15, 25}),
+        frozenset({1, 2, 6, 8}),
+        frozenset({1, 2, 3, 4, 6}),
+        frozenset({1, 2, 3, 4, 6, 8, 10, 12, 20}),
+        frozenset(STANDARD.money),
+    ]
+    state = spent_only(spent, owned, 1)
+    assert find_history(state, limit=1_000) is None

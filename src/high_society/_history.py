@@ -385,6 +385,10 @@ class _Search:
         self.pools = tuple(self.mask(spent) for spent, _ in seats)
         self.hands = tuple(self.full & ~pool for pool in self.pools)
         self.totals = tuple(self.sums[pool] for pool in self.pools)
+        # Seats that never started a round: they took no card (and seat 0 starts the first).
+        self.never_started = tuple(
+            seat != 0 and not owned and seat != lost_by for seat, (_, owned) in enumerate(seats)
+        )
         # Each pool's payment totals (any non-empty part of it), ascending.
         self.paid_totals = tuple(
             _ladder(money, pool, False, len(money), False) for pool in self.pools
@@ -428,6 +432,72 @@ class _Search:
         return budgets is None or any(
             spare < 0 or (closed and self.pools[a]) for a, (spare, closed) in enumerate(budgets)
         )
+
+    def short_by_count(self, at: _Position) -> bool:
+        """``short_of_money``'s second check for the seats that owe no payment yet, with
+        each other seat's payments counted only by how many there are (distinct cards: at
+        least its lowest cards, one each). More payments owed only raise those totals, so
+        a position this refutes refutes its shape, as ``budgets`` does."""
+        self.tick()
+        n = self.n
+        pools, totals = self.pools, self.totals
+        lux, prestige, lost, disgrace = at.rounds
+        won = [x + y for x, y in zip(lux, prestige, strict=True)]
+        if lost and self.lost_by is not None:
+            won[self.lost_by] += 1
+        need = [self.least_spent(pools[b], len(at.tokens[b])) for b in range(n)]
+        budgets = self.budgets(at.rounds, at.s_next, at)
+        for a in range(n):
+            if not pools[a] or won[a] or at.tokens[a]:
+                continue
+            if self.never_started[a] and pools[a] == 1:
+                # It paid only the lowest card, in a disgrace auction, where some seat bid
+                # before it (it started none; in a lap the taker did): no less than that.
+                return True
+            if budgets is not None and not self.may_pay_in_disgrace(at.rounds, a, budgets):
+                return True
+            follow = [
+                [((a + d) % n, d) for d in range(1, (p - a) % n)]
+                for p in disgrace
+                if p >= 0 and p != a
+            ]
+            if not follow:
+                return True  # money spent and no round left to pay it in
+            if not all(follow):
+                continue
+            seats = sorted({b for f in follow for b, _ in f})
+            for size in range(1, len(seats) + 1):
+                for group in itertools.combinations(seats, size):
+                    if outpaid(a, group, follow, 0, need, totals):
+                        return True
+        return False
+
+    def may_pay_in_disgrace(self, rounds: _Rounds, a: int, budgets: list[tuple[int, bool]]) -> bool:
+        """Whether seat ``a`` can pay in one of the disgrace rounds of ``rounds``: one
+        taken by another seat, from a starter that takes another of ``rounds`` (or seat
+        0, in the first round), with or without a lap, whose payers all have a card to
+        spare for it (``budgets``)."""
+        disgrace = rounds[3]
+        takes = self.takers(rounds)
+        for p in disgrace:
+            if p < 0 or p == a:
+                continue
+            others = _minus(tuple(takes), p)
+            for s in range(self.n):
+                if s and not others[s]:
+                    continue
+                for lap in (False, True):
+                    payers = self.chain(s, p, lap)[0]
+                    if a in payers and all(budgets[b][0] >= 1 for b in payers):
+                        return True
+        return False
+
+    def least_spent(self, pool: int, count: int) -> int:
+        """The least total of ``count`` payments from ``pool``: its ``count`` lowest cards."""
+        total = 0
+        for bit in _bits(pool)[:count]:
+            total += self.money[bit.bit_length() - 1]
+        return total
 
     def short_of_money(self, at: _Position) -> bool:
         """Whether the payments' totals cannot add up to the seats' spent money: a seat's
@@ -558,7 +628,7 @@ class _Search:
             return None
         leaves, cut = self.leaves, len(self.cut)
         self.tick(2)  # a position costs little time next to the end's checks
-        if self.hopeless(at):
+        if self.hopeless(at) or self.short_by_count(at):
             pass
         elif self.short_of_money(at):
             self.leaves += 1  # it looks at the payments, not only at how many: not the shape's
@@ -1349,25 +1419,26 @@ def _search(key: _Key, limit: int) -> tuple[PastRound, ...] | str | None:
     money, seats, removed, starters, discarding = key
     # The state may leave open who took Faux Pas (out of the game) and who started the
     # running auction: each pair is first tried with an equal share of a quarter of the
-    # work, then the pairs left open with the rest in turn, so that one hard pair does not
-    # use up the work another would decide with. Refuted positions are kept per Faux Pas
-    # taker, so a pair tried again does not redo them.
+    # work, then the pairs left open again in turn, each share twice the one before, so
+    # that one hard pair does not use up the work another would decide with. Refuted
+    # positions are kept per Faux Pas taker, so a pair tried again does not redo them.
     takers = list(range(len(seats))) if StatusCard.FAUX_PAS in removed else [None]
     searches = [_Search(money, seats, lost_by, limit) for lost_by in takers]
     tries = [(search, s_next) for search in searches for s_next in starters]
     share = limit // (4 * len(tries)) if len(tries) > 1 else limit
-    left_open = []
-    for search, s_next in tries:
-        found = _search_from(search, s_next, discarding, search.work + share)
-        if found == _UNDECIDED:
-            left_open.append((search, s_next))
-        elif found is not None:
-            return found
-    for search, s_next in left_open:
-        spent = sum(s.work for s in searches)
-        found = _search_from(search, s_next, discarding, search.work + limit - spent)
-        if found is not None:
-            return found
+    while tries:
+        left_open = []
+        for search, s_next in tries:
+            work = min(share, limit - sum(s.work for s in searches))
+            if work <= 0:
+                return _UNDECIDED
+            found = _search_from(search, s_next, discarding, search.work + work)
+            if found == _UNDECIDED:
+                left_open.append((search, s_next))
+            elif found is not None:
+                return found
+        tries = left_open
+        share *= 2
     return None
 
 

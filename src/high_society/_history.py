@@ -30,7 +30,8 @@ searched once. Cheap checks prune on the way: counts (``budgets``: each seat kee
 for each payment still to make; ``disgrace``: the payers can still rise) and totals
 (``short_of_money``: a seat's payments add up to what it spent, and the seats after a
 payer in a disgrace round pay more than it; so a seat that pays only in disgrace rounds
-cannot have spent more than the seats after it there can hold above it). At the end,
+cannot have spent more than the seats after it there can hold above it; and such a seat
+needs a disgrace round left whose payers can all still pay: ``short_by_count``). At the end,
 ``settle`` gives each seat's spent money out to its payments: first the disgrace rounds'
 sets, totals rising (and in a lap, parts to bid first); then each lower bid, a card
 another seat held then: one it surely held, or one it paid in a later disgrace round, or
@@ -42,18 +43,19 @@ the search is exact: it finds a history exactly when the state is reachable. A h
 found is a witness: :func:`history_actions` turns it into actions, and the tests replay
 them through the rules to the state.
 
-The search memoises the positions it has refuted (a position refuted by the counts alone
-refutes every position of its shape whose seats owe as many payments or more) and counts
-its work; past :data:`WORK_LIMIT` units (docs/verification.md gives the time
-measured) it stops and says so (:class:`Undecided`), so that hostile input costs bounded
-time. The answer is then "not refuted": callers accept the state, never refusing a
-reachable one. A first pass caps the work of each ``settle`` (:data:`SETTLE_FIRST`), so
-that one end whose payments are many to refute does not use up the work an easy witness
-elsewhere needs, and takes most of the work (:data:`FIRST_SHARE`); the ends it cut short
-are then settled with caps growing (:data:`DEEPER`), then none, and once one fits, a second
-pass finds its history. On the explored games and on the sample of standard games in
-docs/verification.md the search always ends within the limit; on hostile states it may
-not (their cards may allow too many orders and payments to try).
+The search memoises the positions it has refuted (a position refuted by the counts alone,
+``budgets`` and ``short_by_count``, refutes every position of its shape whose seats owe as
+many payments or more) and counts its work; past :data:`WORK_LIMIT` units
+(docs/verification.md gives the time measured) it stops and says so (:class:`Undecided`),
+so that hostile input costs bounded time. The answer is then "not refuted": callers accept
+the state, never refusing a reachable one. A first pass caps the work of each ``settle``
+(:data:`SETTLE_FIRST`), so that one end whose payments are many to refute does not use up
+the work an easy witness elsewhere needs, and takes most of the work (:data:`FIRST_SHARE`);
+the ends it cut short are then settled with caps growing (:data:`DEEPER`), then none, and
+once one fits, a second pass finds its history. On the explored games and on the first
+sample of standard games in docs/verification.md the search always ends within the limit;
+on a few other standard states and on hostile ones it may not (their cards may allow too
+many orders and payments to try).
 """
 
 import bisect

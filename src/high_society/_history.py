@@ -428,14 +428,17 @@ class _Search:
                 count[seat] += 1
         return count
 
-    def hopeless(self, at: _Position) -> bool:
-        """Necessary conditions on what is left, cheap to check (see ``budgets``)."""
+    def hopeful(self, at: _Position) -> list[tuple[int, bool]] | None:
+        """Necessary conditions on what is left, cheap to check: the ``budgets``, or None
+        where they fail."""
         budgets = self.budgets(at.rounds, at.s_next, at)
-        return budgets is None or any(
+        if budgets is None or any(
             spare < 0 or (closed and self.pools[a]) for a, (spare, closed) in enumerate(budgets)
-        )
+        ):
+            return None
+        return budgets
 
-    def short_by_count(self, at: _Position) -> bool:
+    def short_by_count(self, at: _Position, budgets: list[tuple[int, bool]]) -> bool:
         """``short_of_money``'s second check for the seats that owe no payment yet, with
         each other seat's payments counted only by how many there are (distinct cards: at
         least its lowest cards, one each). More payments owed only raise those totals, so
@@ -447,16 +450,16 @@ class _Search:
         won = [x + y for x, y in zip(lux, prestige, strict=True)]
         if lost and self.lost_by is not None:
             won[self.lost_by] += 1
+        seats = [a for a in range(n) if pools[a] and not won[a] and not at.tokens[a]]
+        if not seats:
+            return False
         need = [self.least_spent(pools[b], len(at.tokens[b])) for b in range(n)]
-        budgets = self.budgets(at.rounds, at.s_next, at)
-        for a in range(n):
-            if not pools[a] or won[a] or at.tokens[a]:
-                continue
+        for a in seats:
             if self.never_started[a] and pools[a] == 1:
                 # It paid only the lowest card, in a disgrace auction, where some seat bid
                 # before it (it started none; in a lap the taker did): no less than that.
                 return True
-            if budgets is not None and not self.may_pay_in_disgrace(at.rounds, a, budgets):
+            if not self.may_pay_in_disgrace(at.rounds, a, budgets):
                 return True
             follow = [
                 [((a + d) % n, d) for d in range(1, (p - a) % n)]
@@ -467,9 +470,9 @@ class _Search:
                 return True  # money spent and no round left to pay it in
             if not all(follow):
                 continue
-            seats = sorted({b for f in follow for b, _ in f})
-            for size in range(1, len(seats) + 1):
-                for group in itertools.combinations(seats, size):
+            after = sorted({b for f in follow for b, _ in f})
+            for size in range(1, len(after) + 1):
+                for group in itertools.combinations(after, size):
                     if outpaid(a, group, follow, 0, need, totals):
                         return True
         return False
@@ -630,7 +633,8 @@ class _Search:
             return None
         leaves, cut = self.leaves, len(self.cut)
         self.tick(2)  # a position costs little time next to the end's checks
-        if self.hopeless(at) or self.short_by_count(at):
+        budgets = self.hopeful(at)
+        if budgets is None or self.short_by_count(at, budgets):
             pass
         elif self.short_of_money(at):
             self.leaves += 1  # it looks at the payments, not only at how many: not the shape's

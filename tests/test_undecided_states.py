@@ -6,7 +6,7 @@ crash, the engines agree move by move, and the score is the one the rules give f
 The states are found, not stored: hostile states of a standard game of 5 seats (random
 status cards dealt to random seats, random spent money: ``random_states``), kept when
 ``state_problems`` accepts them and the search is undecided. Near the states of real games
-such states are rare (the search decides them); among hostile ones about 3 in 100 are. The
+such states are rare (the search decides them); among hostile ones 1 to 3 in 100 are. The
 search counts work, not time, so the same states are found on every machine.
 """
 

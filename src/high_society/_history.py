@@ -418,12 +418,9 @@ class _Search:
             raise _Deep
 
     def takers(self, rounds: _Rounds) -> list[int]:
-        lux, prestige, lost, disgrace = rounds
-        count = [a + b for a, b in zip(lux, prestige, strict=True)]
-        if lost:
-            assert self.lost_by is not None
-            count[self.lost_by] += 1
-        for seat in disgrace:
+        """How many of ``rounds`` each seat takes."""
+        count = self.normal_left(rounds)
+        for seat in rounds[3]:
             if seat >= 0:
                 count[seat] += 1
         return count
@@ -438,6 +435,15 @@ class _Search:
             return None
         return budgets
 
+    def normal_left(self, rounds: _Rounds) -> list[int]:
+        """How many normal rounds (a luxury card, a prestige card, the luxury card out of
+        the game) each seat takes among ``rounds``."""
+        lux, prestige, lost, _ = rounds
+        won = [x + y for x, y in zip(lux, prestige, strict=True)]
+        if lost and self.lost_by is not None:
+            won[self.lost_by] += 1
+        return won
+
     def short_by_count(self, at: _Position, budgets: list[tuple[int, bool]]) -> bool:
         """``short_of_money``'s second check for the seats that owe no payment yet, with
         each other seat's payments counted only by how many there are (distinct cards: at
@@ -446,10 +452,8 @@ class _Search:
         self.tick()
         n = self.n
         pools, totals = self.pools, self.totals
-        lux, prestige, lost, disgrace = at.rounds
-        won = [x + y for x, y in zip(lux, prestige, strict=True)]
-        if lost and self.lost_by is not None:
-            won[self.lost_by] += 1
+        disgrace = at.rounds[3]
+        won = self.normal_left(at.rounds)
         seats = [a for a in range(n) if pools[a] and not won[a] and not at.tokens[a]]
         if not seats:
             return False
@@ -515,10 +519,8 @@ class _Search:
         self.tick()
         n = self.n
         pools, totals = self.pools, self.totals
-        lux, prestige, lost, disgrace = at.rounds
-        won = [x + y for x, y in zip(lux, prestige, strict=True)]
-        if lost and self.lost_by is not None:
-            won[self.lost_by] += 1
+        disgrace = at.rounds[3]
+        won = self.normal_left(at.rounds)
         need = [0] * n
         least: dict[tuple[int, int], int] = {}
         chains = []
@@ -582,11 +584,8 @@ class _Search:
         a seat, and must take all of a closed seat's pool."""
         self.tick()
         n = self.n
-        lux, prestige, lost, disgrace = rounds
-        lost_by = self.lost_by if lost and self.lost_by is not None else -1
-        normal = [x + y for x, y in zip(lux, prestige, strict=True)]
-        if lost_by >= 0:
-            normal[lost_by] += 1
+        disgrace = rounds[3]
+        normal = self.normal_left(rounds)
         count = list(normal)
         left = 0
         for seat in disgrace:

@@ -445,10 +445,13 @@ class _Search:
         return won
 
     def short_by_count(self, at: _Position, budgets: list[tuple[int, bool]]) -> bool:
-        """``short_of_money``'s second check for the seats that owe no payment yet, with
-        each other seat's payments counted only by how many there are (distinct cards: at
-        least its lowest cards, one each). More payments owed only raise those totals, so
-        a position this refutes refutes its shape, as ``budgets`` does."""
+        """Checks by counts for each seat that owes no payment yet and wins no normal round
+        left, so that it pays all it spent in the disgrace rounds left: it must be able to
+        pay in one (``may_pay_in_disgrace``); having started no round, it paid more than
+        the lowest card; and ``short_of_money``'s second check, each other seat's payments
+        counted only by their number (at least its lowest cards, one each). More payments
+        owed only leave fewer cards to spare and raise those totals, so a position this
+        refutes refutes its shape, as ``budgets`` does."""
         self.tick()
         n = self.n
         pools, totals = self.pools, self.totals

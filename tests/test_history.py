@@ -14,28 +14,33 @@ from high_society import (
     GameState,
     Pass,
     Phase,
-    PlayerState,
     Reveal,
-    StatusCard,
     apply,
     legal_actions,
     new_game,
     sort_cards,
 )
-from high_society._history import Undecided, find_history, history_actions, outpaid
+from high_society._history import (
+    WORK_LIMIT,
+    Undecided,
+    find_history,
+    history_actions,
+    outpaid,
+)
 from high_society.invariants import state_problems
 from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, play_actions, won
 from verification.boundary import single_changes
-from verification.history_limits import bot_games, walks
+from verification.history_limits import between_rounds, bot_games, walks
 from verification.history_limits import verdicts as history_verdicts
 
 NO_HISTORY = "no order of the past auctions"
 STRIDE = 50
 
 
-def replay(state: GameState) -> GameState:
-    """The state the history found for ``state`` leads to, played through ``apply``."""
-    rounds = find_history(state)
+def replay(state: GameState, limit: int = WORK_LIMIT) -> GameState:
+    """The state the history found for ``state`` (within ``limit`` units of work) leads
+    to, played through ``apply``."""
+    rounds = find_history(state, limit)
     assert rounds is not None
     after = new_game(len(state.players), state.config)
     for action in history_actions(state, rounds):
@@ -229,20 +234,6 @@ def test_payments_decided_at_the_end_decide_every_change_of_a_late_state(
     assert asked > 100
 
 
-def spent_only(spent: list[frozenset[int]], owned: list[list[StatusCard]], turn: int) -> GameState:
-    """A standard game between rounds where each seat owns ``owned`` and spent ``spent``
-    (the rest of its money in hand)."""
-    money = frozenset(STANDARD.money)
-    deck = list(STANDARD.deck)
-    for card in (c for cards in owned for c in cards):
-        deck.remove(card)
-    players = tuple(
-        PlayerState(hand=money - s, spent=s, status_cards=sort_cards(o))
-        for o, s in zip(owned, spent, strict=True)
-    )
-    return GameState(STANDARD, players, sort_cards(deck), Phase.REVEAL, turn, None, ())
-
-
 def test_R7_a_seat_that_pays_only_in_disgrace_rounds_is_outbid_there_by_the_seats_after_it() -> (
     None
 ):
@@ -252,14 +243,14 @@ def test_R7_a_seat_that_pays_only_in_disgrace_rounds_is_outbid_there_by_the_seat
     # won Luxury 2), no game leads here; the search used to stop at its limit (accepted).
     owned = [[L(1)], [L(10), PASSE, SCANDALE], [], [L(2)]]
     everything = frozenset(STANDARD.money)
-    state = spent_only([everything] * 4, owned, 3)
+    state = between_rounds(STANDARD, owned, [everything] * 4, 3)
     assert state_problems(state) == (
         "no order of the past auctions and payments from new_game leads to these status"
         " cards and spent money (R3, R5-R8)",
     )
     # Seat 2 having paid less, seat 3 can pay more in each: reachable, and found.
     for less in (frozenset({1, 2}), frozenset({1, 2, 3, 4, 6, 8, 10})):
-        state = spent_only([everything, everything, less, everything], owned, 3)
+        state = between_rounds(STANDARD, owned, [everything, everything, less, everything], 3)
         assert replay(state) == state
 
 
@@ -271,13 +262,8 @@ def test_the_first_pass_leaves_work_for_the_ends_it_cut_short() -> None:
     owned = [[L(1)], [L(10), PASSE, SCANDALE], [], [L(2)]]
     everything = frozenset(STANDARD.money)
     spent = [everything, everything, everything - {20, 25}, everything]
-    state = spent_only(spent, owned, 3)
-    rounds = find_history(state, limit=20_000)
-    assert rounds is not None
-    after = new_game(4)
-    for action in history_actions(state, rounds):
-        after = apply(after, action)
-    assert after == state
+    state = between_rounds(STANDARD, owned, spent, 3)
+    assert replay(state, limit=20_000) == state
 
 
 def test_R7_a_seat_outbid_in_rounds_it_paid_in_need_not_have_paid_in_the_rounds_left() -> None:
@@ -313,7 +299,7 @@ def test_R7_a_seat_that_started_no_round_bid_above_the_lowest_card_in_a_disgrace
         frozenset({3, 4, 6, 10, 15}),
         frozenset({1}),
     ]
-    state = spent_only(spent, owned, 1)
+    state = between_rounds(STANDARD, owned, spent, 1)
     assert state_problems(state) == (
         "no order of the past auctions and payments from new_game leads to these status"
         " cards and spent money (R3, R5-R8)",
@@ -335,5 +321,5 @@ def test_R6_a_seat_wins_free_only_after_a_round_the_next_seat_took() -> None:
         frozenset({1, 2, 3, 4, 6, 8, 10, 12, 20}),
         frozenset(STANDARD.money),
     ]
-    state = spent_only(spent, owned, 1)
+    state = between_rounds(STANDARD, owned, spent, 1)
     assert find_history(state, limit=1_000) is None

@@ -59,15 +59,28 @@ def hand_built(config: GameConfig) -> GameState:
         [StatusCard.LUXURY_4],
     ]
     spent = [frozenset(), money, money, money, money]
-    removed = (StatusCard.LUXURY_3, StatusCard.FAUX_PAS)
+    return between_rounds(config, owned, spent, 0, (StatusCard.LUXURY_3, StatusCard.FAUX_PAS))
+
+
+def between_rounds(
+    config: GameConfig,
+    owned: list[list[StatusCard]],
+    spent: list[frozenset[int]],
+    turn: int,
+    removed: tuple[StatusCard, ...] = (),
+) -> GameState:
+    """A state between rounds, ``turn`` to reveal: each seat owns ``owned`` and spent
+    ``spent`` (the rest of its money in hand), ``removed`` is out of the game and every
+    other status card in the deck."""
+    money = frozenset(config.money)
     deck = list(config.deck)
-    for card in [c for o in owned for c in o] + list(removed):
+    for card in [c for cards in owned for c in cards] + list(removed):
         deck.remove(card)
     players = tuple(
         PlayerState(hand=money - s, spent=s, status_cards=sort_cards(o))
         for o, s in zip(owned, spent, strict=True)
     )
-    return GameState(config, players, tuple(deck), Phase.REVEAL, 0, None, removed)
+    return GameState(config, players, sort_cards(deck), Phase.REVEAL, turn, None, removed)
 
 
 def random_states(config: GameConfig, rng: random.Random, count: int) -> Iterator[GameState]:
@@ -80,11 +93,10 @@ def random_states(config: GameConfig, rng: random.Random, count: int) -> Iterato
         deck = list(config.deck)
         rng.shuffle(deck)
         cut = rng.randint(8, 14)
-        done, rest = deck[:cut], deck[cut:]
-        if not any(c.is_dark_green for c in rest):
+        if not any(c.is_dark_green for c in deck[cut:]):
             continue
         owned: list[list[StatusCard]] = [[] for _ in range(5)]
-        for card in done:
+        for card in deck[:cut]:
             owned[rng.randrange(5)].append(card)
         removed: tuple[StatusCard, ...] = ()
         for cards in owned:
@@ -95,12 +107,7 @@ def random_states(config: GameConfig, rng: random.Random, count: int) -> Iterato
                 removed = (luxury[0], StatusCard.FAUX_PAS)
         sizes = [0, every - 1, every, rng.randint(1, every)]
         spent = [frozenset(rng.sample(money, rng.choice(sizes))) for _ in range(5)]
-        players = tuple(
-            PlayerState(hand=frozenset(money) - s, spent=s, status_cards=sort_cards(o))
-            for o, s in zip(owned, spent, strict=True)
-        )
-        turn = rng.randrange(5)
-        yield GameState(config, players, sort_cards(rest), Phase.REVEAL, turn, None, removed)
+        yield between_rounds(config, owned, spent, rng.randrange(5), removed)
         count -= 1
 
 

@@ -454,7 +454,7 @@ class _Search:
         refutes refutes its shape, as ``budgets`` does."""
         self.tick()
         n = self.n
-        pools, totals = self.pools, self.totals
+        pools = self.pools
         disgrace = at.rounds[3]
         won = self.normal_left(at.rounds)
         seats = [a for a in range(n) if pools[a] and not won[a] and not at.tokens[a]]
@@ -468,20 +468,8 @@ class _Search:
                 return True
             if not self.may_pay_in_disgrace(at.rounds, a, budgets):
                 return True
-            follow = [
-                [((a + d) % n, d) for d in range(1, (p - a) % n)]
-                for p in disgrace
-                if p >= 0 and p != a
-            ]
-            if not follow:
-                return True  # money spent and no round left to pay it in
-            if not all(follow):
-                continue
-            after = sorted({b for f in follow for b, _ in f})
-            for size in range(1, len(after) + 1):
-                for group in itertools.combinations(after, size):
-                    if outpaid(a, group, follow, 0, need, totals):
-                        return True
+            if self.outbid(a, disgrace, [], need):
+                return True
         return False
 
     def may_pay_in_disgrace(self, rounds: _Rounds, a: int, budgets: list[tuple[int, bool]]) -> bool:
@@ -554,27 +542,47 @@ class _Search:
         for a in range(n):
             if not pools[a] or won[a] or any(t < 0 for t in at.tokens[a]):
                 continue
-            # Per disgrace round ``a`` pays in (taken back) or may pay in (left): the seats
-            # after it up to the taker, each with what it must pay beyond ``a`` there
-            # (its distance after ``a``, less its least total already counted).
+            # Per disgrace round taken back that ``a`` pays in: the seats after it up to the
+            # taker, each with what it must pay beyond ``a`` there (its distance after
+            # ``a``, less its least total already counted); ``outbid`` adds the rounds left.
             follow = []
             for j in at.tokens[a]:
                 payers = chains[j]
                 after = payers[payers.index(a) + 1 :]
                 follow.append([(b, d - least[b, j]) for d, b in enumerate(after, 1)])
-            taken = len(follow)
-            for p in disgrace:
-                if p >= 0 and p != a:
-                    follow.append([((a + d) % n, d) for d in range(1, (p - a) % n)])
-            if not follow:
-                return True  # money spent and no round left to pay it in
-            if not all(follow):
-                continue  # it may pay last before the taker somewhere
-            seats = sorted({b for f in follow for b, _ in f})
-            for size in range(1, len(seats) + 1):
-                for group in itertools.combinations(seats, size):
-                    if outpaid(a, group, follow, taken, need, totals):
-                        return True
+            if self.outbid(a, disgrace, follow, need):
+                return True
+        return False
+
+    def outbid(
+        self,
+        a: int,
+        disgrace: tuple[int, int, int],
+        taken: list[list[tuple[int, int]]],
+        need: list[int],
+    ) -> bool:
+        """Whether seat ``a``, paying all it spent in disgrace rounds, cannot have: some set
+        of the seats after it is ``outpaid``. ``taken``: per round taken back that it pays
+        in, the seats after it with what each pays beyond it there; the rounds left, taken
+        by ``disgrace``, it may pay in."""
+        n = self.n
+        follow = [
+            *taken,
+            *(
+                [((a + d) % n, d) for d in range(1, (p - a) % n)]
+                for p in disgrace
+                if p >= 0 and p != a
+            ),
+        ]
+        if not follow:
+            return True  # money spent and no round left to pay it in
+        if not all(follow):
+            return False  # it may pay last before the taker somewhere
+        after = sorted({b for f in follow for b, _ in f})
+        for size in range(1, len(after) + 1):
+            for group in itertools.combinations(after, size):
+                if outpaid(a, group, follow, len(taken), need, self.totals):
+                    return True
         return False
 
     def budgets(self, rounds: _Rounds, s_next: int, at: _Position) -> list[tuple[int, bool]] | None:

@@ -8,6 +8,8 @@ import contextlib
 import gc
 import json
 import logging
+import socket
+import struct
 import threading
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Coroutine, Sequence
@@ -235,7 +237,7 @@ class _Watcher:
 class _EventStream(StreamingResponse):
     """A Server-Sent Events response that gives up on a client that does not read: a
     write that cannot go out within the watcher's ``send_seconds`` ends the stream and
-    frees what it holds (the connection is then closed)."""
+    frees what it holds, its connection included (aborted: see :func:`_abort_connection`)."""
 
     def __init__(
         self,
@@ -251,6 +253,7 @@ class _EventStream(StreamingResponse):
             headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
         )
         self._content = content
+        self._scope: Scope = {}
         self._watch = watch
         self._watcher = watcher
         self._release = release
@@ -278,15 +281,54 @@ class _EventStream(StreamingResponse):
                 "an event stream's client read nothing for %s s: closed",
                 self._watcher.send_seconds,
             )
+            _abort_connection(self._scope)
         finally:
             self._watcher.watches.discard(watch)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self._scope = scope
         try:
             await super().__call__(scope, receive, send)
         finally:
             await self._content.aclose()
             self._release()
+
+
+#: SO_LINGER on, for 0 s: closing the socket resets the connection.
+_RESET = struct.pack("ii", 1, 0)
+#: The scope's key for the ASGI server's own ``send`` (see :class:`_Application`).
+_SERVER_SEND = "high_society.server_send"
+
+
+class _Application(FastAPI):
+    """FastAPI that keeps the ASGI server's own ``send`` in each scope, before any
+    middleware wraps it: under uvicorn it is the connection's, which an event stream whose
+    client reads nothing must abort (see :func:`_abort_connection`)."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        scope[_SERVER_SEND] = send
+        await super().__call__(scope, receive, send)
+
+
+def _abort_connection(scope: Scope) -> None:
+    """Reset the connection of ``scope`` at once, if its server lets us (uvicorn: its
+    ``send`` is a method of an object holding the asyncio transport). A close would wait
+    for the buffered bytes to reach a client that reads nothing: the socket and those bytes
+    (up to the transport's 64 KiB and the kernel's buffer) would be held for as long as the
+    client stays connected, and such clients could pile up. Under another server the
+    connection is closed its own way."""
+    owner = getattr(scope.get(_SERVER_SEND), "__self__", None)
+    transport = getattr(owner, "transport", None)
+    abort = getattr(transport, "abort", None)
+    extra = getattr(transport, "get_extra_info", None)
+    if not (callable(abort) and callable(extra)):  # asyncio's transports, uvloop's
+        return
+    connection = extra("socket")
+    with contextlib.suppress(AttributeError, OSError):
+        # A reset, not a close whose unsent bytes the kernel would go on offering to a
+        # client that takes none (for minutes, in zero-window probes).
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
+    abort()
 
 
 def _header(request: Request, name: bytes) -> str | None:
@@ -519,7 +561,8 @@ def create_app(
     ``bot_delay``: seconds between two automatic actions of a table, so that people can
     follow the bots. ``max_streams``: the open event streams of this process, and
     ``max_seat_streams`` those of one seat; past them a stream is refused (503, 429).
-    ``send_seconds``: a stream whose client reads nothing for that long is closed.
+    ``send_seconds``: a stream whose client reads nothing for that long is ended, and its
+    connection reset (under uvicorn; another server closes it its own way).
 
     The application is meant to be its process's main one: when it starts, it moves the
     objects alive then out of the garbage collector's way (``gc.freeze()``), so that the
@@ -642,7 +685,7 @@ def create_app(
             store().close()
             gc.unfreeze()
 
-    app = FastAPI(
+    app = _Application(
         title="High Society table server",
         summary="Tables of Reiner Knizia's High Society for people and bots.",
         version="1",

@@ -52,11 +52,16 @@ def free_port() -> int:
 
 
 def serve_command(
-    port: int, *, database: str | None = None, data_dir: Path | None = None, bot_delay: float = 0
+    port: int,
+    *,
+    database: str | None = None,
+    data_dir: Path | None = None,
+    bot_delay: float = 0,
+    send_seconds: float = 30,
 ) -> list[str]:
     """``high-society serve`` on ``port``, on ``database`` or in ``data_dir``."""
     command = [sys.executable, "-m", "high_society", "serve", "--port", str(port)]
-    command += ["--bot-delay", str(bot_delay)]
+    command += ["--bot-delay", str(bot_delay), "--send-seconds", str(send_seconds)]
     if database is not None:
         command += ["--database", database]
     if data_dir is not None:

@@ -6,6 +6,7 @@ and the data layer's exactly-once writes from several stores (as from several pr
 at once, and its schema made once by stores starting together."""
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -440,6 +441,32 @@ def test_serve_tells_a_database_it_cannot_use_in_one_line_without_its_password(
         assert reason in error
         assert "s3cret" not in error
         assert "Traceback" not in error
+
+
+def test_serve_tells_where_it_cannot_listen_and_a_bad_send_seconds_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from high_society.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = str(taken.getsockname()[1])
+        data = ["--data-dir", str(tmp_path / "data")]
+        for options, reason in (
+            (["--port", port], "cannot listen on '127.0.0.1', port " + port),
+            (["--host", "no-such-host.invalid"], "cannot listen on 'no-such-host.invalid'"),
+            (["--host", "\x1b[31mred"], "cannot listen on '\\x1b[31mred'"),
+            (["--send-seconds", "0"], "--send-seconds must be 1 to 3600 seconds"),
+            (["--send-seconds", "nan"], "--send-seconds must be 1 to 3600 seconds"),
+        ):
+            assert main(["serve", *data, *options]) == 1
+            error = capsys.readouterr().err
+            assert error.startswith("high-society: "), error
+            assert reason in error, error
+            assert "\x1b" not in error
+            assert "Traceback" not in error
+            assert error.count("\n") == 1
 
 
 def test_answers_are_the_same_json_with_orjson_and_with_the_standard_library() -> None:

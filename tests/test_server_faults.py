@@ -10,6 +10,8 @@
 - the same move sent twice at once to two processes: applied once;
 - a client that goes away mid-stream, and one that never reads: their streams are
   released (the never-reading one's connection dropped), and the table plays on to its end;
+- ``high-society serve``'s connections: one whose client leaves an answer unread is
+  dropped by the kernel after ``--send-seconds`` (TCP_USER_TIMEOUT, Linux);
 - the servers' logs hold no token.
 
 Each test is bounded in moves; waits are on conditions with generous bounds, and every
@@ -390,6 +392,49 @@ def test_a_client_gone_mid_stream_and_one_that_never_reads_leak_nothing_and_stal
             assert errors[-1] == errno.ECONNRESET
             other, other_tokens = make_table(server, ONE_PERSON)
             play_to_end(server, other, other_tokens, random.Random(6))
+        finally:
+            mute.close()
+        assert "Traceback" not in server.log_text()
+
+
+def server_end_open(port: int, client_port: int) -> bool:
+    """Whether the kernel holds the server's end (local ``port``) of the connection from
+    ``client_port`` on 127.0.0.1, as /proc/net/tcp lists it (Linux)."""
+    wanted = (f"{port:04X}", f"{client_port:04X}")
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if (fields[1].split(":")[1], fields[2].split(":")[1]) == wanted:
+            return True
+    return False
+
+
+@pytest.mark.skipif(
+    not hasattr(socket, "TCP_USER_TIMEOUT") or not Path("/proc/net/tcp").exists(),
+    reason="TCP_USER_TIMEOUT and /proc/net/tcp are Linux's",
+)
+def test_serve_drops_a_connection_whose_client_leaves_any_answer_unread(tmp_path: Path) -> None:
+    command: Callable[[int], list[str]] = lambda port: serve_command(  # noqa: E731
+        port, data_dir=tmp_path / "data", send_seconds=2
+    )
+    with running(command, tmp_path / "s.log") as server:
+        # A small receive window, filled by the first of four pipelined answers (the API's
+        # description, tens of KB): the server's kernel then holds what it could not send.
+        mute = socket.socket()
+        try:
+            mute.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+            mute.settimeout(60)
+            mute.connect(("127.0.0.1", server.port))
+            client_port = mute.getsockname()[1]
+            assert server_end_open(server.port, client_port)
+            mute.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 4)
+            # Not a stream: the event streams' own watch plays no part. Without
+            # TCP_USER_TIMEOUT the server's end would stay, its bytes offered for ever.
+            wait_for(
+                lambda: not server_end_open(server.port, client_port),
+                "the server's end of the unread connection dropped",
+            )
+            status, health = server.call("GET", "/api/health")
+            assert status == 200, health
         finally:
             mute.close()
         assert "Traceback" not in server.log_text()

@@ -7,11 +7,13 @@ database that ``--database URL`` names.
 
 import argparse
 import os
+import socket
 from pathlib import Path
 
+from high_society._text import short_repr
 from high_society.errors import InvalidConfigError
 
-__all__ = ["database_url", "default_data_dir", "register", "run"]
+__all__ = ["database_url", "default_data_dir", "listen", "register", "run"]
 
 
 def default_data_dir() -> Path:
@@ -36,6 +38,39 @@ def database_url(database: str | None, data_dir: Path) -> str:
             f"cannot make the data directory {str(data_dir)!r}: {error.strerror or error}"
         ) from None
     return f"sqlite:///{data_dir.resolve() / 'tables.sqlite3'}"
+
+
+def listen(host: str, port: int, send_seconds: float) -> socket.socket:
+    """A socket listening on ``host`` (its first address) and ``port``, whose connections
+    the kernel resets once what the server sends has waited ``send_seconds`` for the client
+    (TCP_USER_TIMEOUT, where the system has it: Linux). So a client that stops reading,
+    or vanishes, holds a connection and the bytes buffered for it for that long at most,
+    whatever the response; without it, a close waits for the client to read them.
+
+    Raises:
+        InvalidConfigError: ``host`` is not an address or a name known here, or the server
+            cannot listen there (the port taken, the address not this machine's).
+    """
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not a host name"
+        raise InvalidConfigError(f"cannot listen on {short_repr(host)}: {reason}") from None
+    family, kind, proto, _, address = found[0]
+    listener = socket.socket(family, kind, proto)
+    try:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        user_timeout = getattr(socket, "TCP_USER_TIMEOUT", None)
+        if user_timeout is not None:  # milliseconds; accepted connections inherit it
+            listener.setsockopt(socket.IPPROTO_TCP, user_timeout, round(send_seconds * 1000))
+        listener.bind(address)
+        listener.listen(2048)
+    except OSError as error:
+        listener.close()
+        raise InvalidConfigError(
+            f"cannot listen on {short_repr(host)}, port {port}: {error.strerror or error}"
+        ) from None
+    return listener
 
 
 def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -79,6 +114,14 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         metavar="SECONDS",
         help="the pause after each bot action or reveal, so people can follow (default 0.5)",
     )
+    parser.add_argument(
+        "--send-seconds",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long a client may leave what is sent to it unread before its connection "
+        "is dropped (default 30)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -87,8 +130,9 @@ def run(args: argparse.Namespace) -> int:
 
     Raises:
         InvalidConfigError: the ``server`` extra is not installed, the data directory cannot
-            be made, ``--bot-delay`` is negative, or the database cannot be used (not a
-            database URL, unreachable, another schema version).
+            be made, ``--bot-delay`` or ``--send-seconds`` is out of range, the database
+            cannot be used (not a database URL, unreachable, another schema version), or
+            the server cannot listen on ``--host`` and ``--port`` (see :func:`listen`).
     """
     try:
         import uvicorn
@@ -101,8 +145,14 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     if not 0 <= args.bot_delay <= 60:
         raise InvalidConfigError("--bot-delay must be 0 to 60 seconds")
+    if not 1 <= args.send_seconds <= 3600:
+        raise InvalidConfigError("--send-seconds must be 1 to 3600 seconds")
     url = database_url(args.database, args.data_dir or default_data_dir())
     check_database(url)  # a wrong URL or an unreachable database: said now, not in a traceback
-    app = create_app(url, bot_delay=args.bot_delay)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info")
+    app = create_app(url, bot_delay=args.bot_delay, send_seconds=args.send_seconds)
+    listener = listen(args.host, args.port, args.send_seconds)
+    host, port = listener.getsockname()[:2]
+    shown = f"[{host}]" if listener.family == socket.AF_INET6 else host
+    print(f"High Society table server on http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
+    uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[listener])
     return 0

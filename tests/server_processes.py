@@ -57,11 +57,14 @@ def serve_command(
     database: str | None = None,
     data_dir: Path | None = None,
     bot_delay: float = 0,
-    send_seconds: float = 30,
+    send_seconds: float | None = None,
 ) -> list[str]:
-    """``high-society serve`` on ``port``, on ``database`` or in ``data_dir``."""
+    """``high-society serve`` on ``port``, on ``database`` or in ``data_dir`` (its own
+    ``--send-seconds`` unless given: the benchmark's baseline may predate the option)."""
     command = [sys.executable, "-m", "high_society", "serve", "--port", str(port)]
-    command += ["--bot-delay", str(bot_delay), "--send-seconds", str(send_seconds)]
+    command += ["--bot-delay", str(bot_delay)]
+    if send_seconds is not None:
+        command += ["--send-seconds", str(send_seconds)]
     if database is not None:
         command += ["--database", database]
     if data_dir is not None:

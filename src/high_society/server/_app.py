@@ -307,7 +307,12 @@ class _Application(FastAPI):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         scope[_SERVER_SEND] = send
-        await super().__call__(scope, receive, send)
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # uvicorn's ``send`` is a method of the object that holds the scope: a cycle
+            # that would leave each request's objects to the garbage collector.
+            del scope[_SERVER_SEND]
 
 
 def _abort_connection(scope: Scope) -> None:

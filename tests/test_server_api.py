@@ -5,10 +5,13 @@ the OpenAPI schema, pushed updates (from this process and from another), bounded
 and the data layer's exactly-once writes from several stores (as from several processes)
 at once, and its schema made once by stores starting together."""
 
+import asyncio
+import gc
 import json
 import socket
 import threading
 import time
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -441,6 +444,51 @@ def test_serve_tells_a_database_it_cannot_use_in_one_line_without_its_password(
         assert reason in error
         assert "s3cret" not in error
         assert "Traceback" not in error
+
+
+def test_a_request_leaves_no_reference_cycle_to_the_garbage_collector(tmp_path: Path) -> None:
+    # uvicorn's ``send`` is a method of the object holding the scope; the application keeps
+    # it in the scope for an event stream that may have to reset its connection, and must
+    # let go of it at the end, or each request's objects wait for the garbage collector.
+    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}")
+
+    class Connection:
+        def __init__(self) -> None:
+            self.scope: dict[str, Any] = {
+                "type": "http",
+                "asgi": {"version": "3.0"},
+                "http_version": "1.1",
+                "method": "GET",
+                "scheme": "http",
+                "path": "/api/health",
+                "raw_path": b"/api/health",
+                "query_string": b"",
+                "root_path": "",
+                "headers": [(b"host", b"127.0.0.1")],
+                "client": ("127.0.0.1", 1),
+                "server": ("127.0.0.1", 2),
+            }
+            self.sent: list[dict[str, Any]] = []
+
+        async def receive(self) -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(self, message: dict[str, Any]) -> None:
+            self.sent.append(message)
+
+    async def serve() -> weakref.ref[Connection]:
+        async with app.router.lifespan_context(app):
+            connection = Connection()
+            await app(connection.scope, connection.receive, connection.send)
+            assert connection.sent[0]["status"] == 200
+            return weakref.ref(connection)
+
+    gc.disable()
+    try:
+        gone = asyncio.run(serve())
+        assert gone() is None  # freed as its last reference went, not left to a collection
+    finally:
+        gc.enable()
 
 
 def test_serve_tells_where_it_cannot_listen_and_a_bad_send_seconds_in_one_line(

@@ -12,7 +12,7 @@ import socket
 import threading
 import time
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
 from typing import Any
 
@@ -473,8 +473,8 @@ def test_a_request_leaves_no_reference_cycle_to_the_garbage_collector(tmp_path: 
         async def receive(self) -> dict[str, Any]:
             return {"type": "http.request", "body": b"", "more_body": False}
 
-        async def send(self, message: dict[str, Any]) -> None:
-            self.sent.append(message)
+        async def send(self, message: MutableMapping[str, Any]) -> None:
+            self.sent.append(dict(message))
 
     async def serve() -> weakref.ref[Connection]:
         async with app.router.lifespan_context(app):

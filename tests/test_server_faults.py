@@ -22,6 +22,7 @@ import errno
 import http.client
 import json
 import random
+import signal
 import socket
 import threading
 import time
@@ -438,3 +439,19 @@ def test_serve_drops_a_connection_whose_client_leaves_any_answer_unread(tmp_path
         finally:
             mute.close()
         assert "Traceback" not in server.log_text()
+
+
+def test_serve_stopped_with_ctrl_c_shuts_down_cleanly_and_exits_0(tmp_path: Path) -> None:
+    command: Callable[[int], list[str]] = lambda port: serve_command(  # noqa: E731
+        port, data_dir=tmp_path / "data"
+    )
+    with running(command, tmp_path / "s.log") as server:
+        status, _ = server.call("GET", "/api/health")
+        assert status == 200
+        server.process.send_signal(signal.SIGINT)  # what Ctrl-C sends the process
+        assert server.process.wait(60) == 0
+        text = server.log_text()
+        assert text.startswith(f"High Society table server on http://127.0.0.1:{server.port}/")
+        assert "Application shutdown complete" in text
+        assert "Traceback" not in text
+        assert "interrupted" not in text

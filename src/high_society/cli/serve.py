@@ -6,6 +6,7 @@ database that ``--database URL`` names.
 """
 
 import argparse
+import contextlib
 import os
 import socket
 from pathlib import Path
@@ -154,5 +155,6 @@ def run(args: argparse.Namespace) -> int:
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if listener.family == socket.AF_INET6 else host
     print(f"High Society table server on http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
-    uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[listener])
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises Ctrl-C again once stopped
+        uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[listener])
     return 0

@@ -461,28 +461,33 @@ class _Search:
         if not seats:
             return False
         need = [self.least_spent(pools[b], len(at.tokens[b])) for b in range(n)]
+        takes = tuple(self.takers(at.rounds))
         for a in seats:
             if self.never_started[a] and pools[a] == 1:
                 # It paid only the lowest card, in a disgrace auction, where some seat bid
                 # before it (it started none; in a lap the taker did): no less than that.
                 return True
-            if not self.may_pay_in_disgrace(at.rounds, a, budgets):
+            if not self.may_pay_in_disgrace(disgrace, takes, a, budgets):
                 return True
             if self.outbid(a, disgrace, [], need):
                 return True
         return False
 
-    def may_pay_in_disgrace(self, rounds: _Rounds, a: int, budgets: list[tuple[int, bool]]) -> bool:
-        """Whether seat ``a`` can pay in one of the disgrace rounds of ``rounds``: one
-        taken by another seat, from a starter that takes another of ``rounds`` (or seat
-        0, in the first round), with or without a lap, whose payers all have a card to
-        spare for it (``budgets``)."""
-        disgrace = rounds[3]
-        takes = self.takers(rounds)
+    def may_pay_in_disgrace(
+        self,
+        disgrace: tuple[int, int, int],
+        takes: tuple[int, ...],
+        a: int,
+        budgets: list[tuple[int, bool]],
+    ) -> bool:
+        """Whether seat ``a`` can pay in one of the disgrace rounds left, taken by
+        ``disgrace``: one taken by another seat, from a starter that takes another round
+        left (``takes``: how many each seat takes; or seat 0, in the first round), with or
+        without a lap, whose payers all have a card to spare for it (``budgets``)."""
         for p in disgrace:
             if p < 0 or p == a:
                 continue
-            others = _minus(tuple(takes), p)
+            others = _minus(takes, p)
             for s in range(self.n):
                 if s and not others[s]:
                     continue
@@ -597,12 +602,8 @@ class _Search:
         n = self.n
         disgrace = rounds[3]
         normal = self.normal_left(rounds)
-        count = list(normal)
-        left = 0
-        for seat in disgrace:
-            if seat >= 0:
-                count[seat] += 1
-                left += 1
+        count = self.takers(rounds)
+        left = sum(seat >= 0 for seat in disgrace)
         if any(count):
             if count[s_next] == 0:
                 return None

@@ -343,6 +343,16 @@ def streams(server: Server) -> int:
     return count
 
 
+def never_reading(server: Server) -> socket.socket:
+    """A connection to ``server`` whose receive buffer is as small as the kernel allows
+    (its window fills within a few kilobytes), for a client that will read nothing."""
+    mute = socket.socket()
+    mute.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    mute.settimeout(60)
+    mute.connect(("127.0.0.1", server.port))
+    return mute
+
+
 def test_a_client_gone_mid_stream_and_one_that_never_reads_leak_nothing_and_stall_nothing(
     database: str, tmp_path: Path
 ) -> None:
@@ -369,11 +379,8 @@ def test_a_client_gone_mid_stream_and_one_that_never_reads_leak_nothing_and_stal
             assert streams(server) == 1
         wait_for(lambda: streams(server) == 0, "the closed stream released")
         # Never reads: a small receive buffer, and not a byte read while the game plays.
-        mute = socket.socket()
+        mute = never_reading(server)
         try:
-            mute.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-            mute.settimeout(60)
-            mute.connect(("127.0.0.1", server.port))
             mute.sendall(request)
             wait_for(lambda: streams(server) == 1, "the mute client's stream open")
             play_to_end(server, table, tokens, random.Random(5))
@@ -420,11 +427,8 @@ def test_serve_drops_a_connection_whose_client_leaves_any_answer_unread(tmp_path
     with running(command, tmp_path / "s.log") as server:
         # A small receive window, filled by the first of four pipelined answers (the API's
         # description, tens of KB): the server's kernel then holds what it could not send.
-        mute = socket.socket()
+        mute = never_reading(server)
         try:
-            mute.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
-            mute.settimeout(60)
-            mute.connect(("127.0.0.1", server.port))
             client_port = mute.getsockname()[1]
             assert server_end_open(server.port, client_port)
             mute.sendall(b"GET /openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" * 4)

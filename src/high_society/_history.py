@@ -246,6 +246,9 @@ def current_partials(state: GameState, starter: int) -> list[tuple[int, frozense
 _Rounds = tuple[tuple[int, ...], tuple[int, ...], bool, tuple[int, int, int]]
 _DISGRACE = (_FP, _PASSE, _SCANDALE)
 _Tokens = tuple[tuple[int, ...], ...]
+#: Submasks in groups of one number of cards, each with the least and largest total of
+#: that many.
+_Groups = tuple[tuple[int, int, tuple[int, ...]], ...]
 #: Payments a seat made after the time of the round taken back next (``_Position.tokens``):
 #: a number ``j`` >= 0 is a payment in the ``j``-th disgrace round taken back; ``_OPEN - v``
 #: a normal auction's payment, of a total above ``v`` (0: any non-empty set).
@@ -448,7 +451,8 @@ class _Search:
         """Checks by counts for each seat that owes no payment yet and wins no normal round
         left, so that it pays all it spent in the disgrace rounds left: it must be able to
         pay in one (``may_pay_in_disgrace``); having started no round, it paid more than
-        the lowest card; and ``short_of_money``'s second check, each other seat's payments
+        the seat before it bid there (a card that seat spent, if it takes no round left;
+        else the lowest card); and ``short_of_money``'s second check, each other seat's payments
         counted only by their number (at least its lowest cards, one each). More payments
         owed only leave fewer cards to spare and raise those totals, so a position this
         refutes refutes its shape, as ``budgets`` does."""
@@ -463,10 +467,17 @@ class _Search:
         need = [self.least_spent(pools[b], len(at.tokens[b])) for b in range(n)]
         takes = tuple(self.takers(at.rounds))
         for a in seats:
-            if self.never_started[a] and pools[a] == 1:
-                # It paid only the lowest card, in a disgrace auction, where some seat bid
-                # before it (it started none; in a lap the taker did): no less than that.
-                return True
+            if self.never_started[a]:
+                # In each round it pays in, the seat before it bid first (it started
+                # none): as a payer, below it, a card it spent at least; or as the taker
+                # of a lap, a card at least.
+                b = (a - 1) % n
+                if b in disgrace:
+                    least = self.money[0]
+                else:
+                    least = self.lowest(pools[b]) if pools[b] else self.totals[a]
+                if self.totals[a] <= least:
+                    return True
             if not self.may_pay_in_disgrace(disgrace, takes, a, budgets):
                 return True
             if self.outbid(a, disgrace, [], need):
@@ -891,8 +902,9 @@ class _Search:
         """In each lap from the ``j``-th disgrace round on: the seats that bid twice bid
         parts first, and the taker then bids from its hand above the last part and below
         the first payment. Its hand then: the cards it surely held, those it paid in later
-        disgrace rounds, or cards left that a later normal auction of its may take (each
-        least set of those: ``given.caps`` then keeps them for such an auction)."""
+        disgrace rounds or has left for later payments only, or cards left that a later
+        normal auction of its may take (each least set of those: ``given.caps`` then keeps
+        them for such an auction)."""
         left, caps, chosen, tokens = given
         deferred = at.deferred
         while j < len(deferred) and not deferred[j].lap:
@@ -914,25 +926,34 @@ class _Search:
         for t in owed[:later]:
             if t >= 0:
                 sure |= dict(chosen[t])[p]
-        for bid in self.below(sure, ceiling):
-            if self.sums[bid] > floor:
-                self.bids[j] = bid
+        # A card left that only payments after the round may take is paid after it too.
+        sure |= sum(bit for bit, cap in caps[p].items() if left[p] & bit and cap <= later)
+        if sure:
+            totals, masks = self.per_total(sure)
+            i = bisect.bisect_right(totals, floor)
+            if i < len(totals) and totals[i] < ceiling:
+                self.bids[j] = masks[i]
                 return self.taker_bids(at, j + 1, given)
         normal = [i for i, t in enumerate(owed) if t < 0]
         if not normal or normal[0] >= later:
             return False
         maybe = sum(bit for bit, cap in caps[p].items() if left[p] & bit and cap > normal[0])
+        maybe &= ~sure
         needs: dict[int, int] = {}
         for bid in self.below(sure | maybe, ceiling):
             if self.sums[bid] > floor:
                 needs.setdefault(bid & maybe, bid)
-        for need, bid in needs.items():
-            if any(other != need and other & need == other for other in needs):
+        # Fewest cards first: a need that holds one tried before only keeps more cards.
+        tried: list[int] = []
+        for need in sorted(needs, key=int.bit_count):
+            self.tick(1 + (len(tried) >> 4))
+            if any(other & need == other for other in tried):
                 continue
+            tried.append(need)
             kept = dict(caps[p])
             for bit in _bits(need):
                 kept[bit] = min(kept[bit], later)
-            self.bids[j] = bid
+            self.bids[j] = needs[need]
             if self.taker_bids(at, j + 1, given._replace(caps=_with_item(caps, p, kept))):
                 return True
         return False
@@ -1018,14 +1039,19 @@ class _Search:
             yield PRESTIGE, (lux, _minus(prestige, w), lost, disgrace)
         # R8: the lost luxury card came before Faux Pas (discarded for it), or after it as
         # the taker's first luxury card: then every other luxury card it owns came later.
-        if lost and w == self.lost_by and (not faux_pas_left or not lux[w]):
+        lost_luxury = lost and w == self.lost_by and (not faux_pas_left or not lux[w])
+        if lost_luxury and not faux_pas_left:
             yield LOST_LUXURY, (lux, prestige, False, disgrace)
         # Disgrace rounds last: their payments, decided at the end, constrain the most, so
         # a disgrace round taken back early leaves the most positions to refute below it.
         for k, seat in enumerate(disgrace):
-            if seat == w:
+            if seat == w and not (k == 2 and disgrace[1] == w):
+                # (Passé and Scandale auctions are alike (R7): taken by one seat, which
+                # came last does not matter, so Passé is taken back first.)
                 rest = (*disgrace[:k], -1, *disgrace[k + 1 :])
                 yield _DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))
+        if lost_luxury and faux_pas_left:
+            yield LOST_LUXURY, (lux, prestige, False, disgrace)
 
     # --- what one round can do --------------------------------------------------------------
 
@@ -1193,52 +1219,68 @@ class _Search:
         seat = seats[k]
         spare, closed = budgets[seat]
         tried = set()
+        groups: _Groups
         if closed:
-            blocks: tuple[int, ...] = (pools[seat],)
+            groups = ((self.sums[pools[seat]], self.sums[pools[seat]], (pools[seat],)),)
         elif seat in least:
-            blocks = self.least_blocks(pools[seat])
+            groups = self.least_blocks(pools[seat])
         else:
-            blocks = _by_size(pools[seat])
-        for block in blocks:
-            if block.bit_count() > spare:
+            groups = _by_size(self.money, pools[seat])
+        # The seats after this one can rise above a total exactly when it is below this.
+        upper = _headroom(ladders, k + 1)
+        skipped = 0
+        for bottom, top, blocks in groups:
+            if blocks[0].bit_count() > spare or bottom >= upper:
                 break  # fewest cards first: every later block is too large as well
             self.tick()
-            total = self.sums[block]
-            if total <= floor:
-                continue
-            part = part_floor
-            if seat in wide:
-                parts = _ladder(self.money, block, False, block.bit_count() - 1, False)
-                at = bisect.bisect_right(parts, part_floor)
-                if at == len(parts) or parts[at] >= (ceiling or total):
+            if top <= floor:
+                continue  # (where the floor is high, most sizes are below it)
+            for block in blocks:
+                total = self.sums[block]
+                if not floor < total < upper:
+                    skipped += 1
+                    if not skipped & 31:
+                        self.tick()  # a block passed over costs little
                     continue
-                part = parts[at]
-            now = _with(after, seat, after[seat] ^ block)
-            view = follow(k, block, now)
-            if view is None or (total, part, view) in tried:
-                continue
-            tried.add((total, part, view))
-            more_rising = self._rising(
-                seats,
-                pools,
-                budgets,
-                total,
-                wide,
-                ladders,
-                follow,
-                now,
-                least,
-                k + 1,
-                part,
-                ceiling or total,
-            )
-            for more in more_rising:
-                yield [(seat, block), *more]
+                self.tick()
+                part = part_floor
+                if seat in wide:
+                    parts = _ladder(self.money, block, False, block.bit_count() - 1, False)
+                    at = bisect.bisect_right(parts, part_floor)
+                    if at == len(parts) or parts[at] >= (ceiling or total):
+                        continue
+                    part = parts[at]
+                now = _with(after, seat, after[seat] ^ block)
+                view = follow(k, block, now)
+                if view is None or (total, part, view) in tried:
+                    continue
+                tried.add((total, part, view))
+                more_rising = self._rising(
+                    seats,
+                    pools,
+                    budgets,
+                    total,
+                    wide,
+                    ladders,
+                    follow,
+                    now,
+                    least,
+                    k + 1,
+                    part,
+                    ceiling or total,
+                )
+                for more in more_rising:
+                    yield [(seat, block), *more]
 
-    def least_blocks(self, mask: int) -> tuple[int, ...]:
+    def least_blocks(self, mask: int) -> _Groups:
         """``_least_blocks`` for this search, its cost counted as a ladder's."""
         self.ladder(mask, False, mask.bit_count(), False)
         return _least_blocks(self.money, mask)
+
+    def per_total(self, mask: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """``_per_total`` for this search, its cost counted as a ladder's."""
+        self.ladder(mask, False, mask.bit_count(), False)
+        return _per_total(self.money, mask)
 
     def fill(self, rounds: list[PastRound]) -> list[PastRound]:
         """``rounds`` with the payments settled (see ``settle``)."""
@@ -1274,21 +1316,48 @@ class _Search:
 
 
 @functools.lru_cache(maxsize=4096)
-def _by_size(mask: int) -> tuple[int, ...]:
-    """The non-empty submasks of ``mask``, fewest cards first (a disgrace auction's bids
-    are mostly small, so a history is found sooner this way)."""
-    return tuple(sorted(_submasks(mask), key=int.bit_count))
+def _by_size(money: tuple[int, ...], mask: int) -> _Groups:
+    """The non-empty submasks of ``mask`` by their number of cards, fewest first (a
+    disgrace auction's bids are mostly small, so a history is found sooner this way),
+    each number with the largest total of that many cards (the highest, over ``money``,
+    which is ascending)."""
+    groups: dict[int, list[int]] = {}
+    for sub in _submasks(mask):
+        groups.setdefault(sub.bit_count(), []).append(sub)
+    values = [money[bit.bit_length() - 1] for bit in _bits(mask)]
+    bottoms = list(itertools.accumulate(values))
+    tops = list(itertools.accumulate(reversed(values)))
+    return tuple(
+        (bottoms[size - 1], tops[size - 1], tuple(groups[size])) for size in sorted(groups)
+    )
 
 
 @functools.lru_cache(maxsize=4096)
-def _least_blocks(money: tuple[int, ...], mask: int) -> tuple[int, ...]:
-    """For each total of the non-empty submasks of ``mask`` (over ``money``), one with the
-    fewest cards; fewest cards first (as ``_by_size``)."""
+def _per_total(money: tuple[int, ...], mask: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The totals of the non-empty submasks of ``mask`` (over ``money``), ascending and
+    distinct, and a submask with each."""
     sums = _subset_sums(money)
-    best: dict[int, int] = {}
-    for sub in _by_size(mask):
-        best.setdefault(sums[sub], sub)
-    return tuple(best.values())
+    one = {sums[sub]: sub for sub in _submasks(mask)}
+    totals = tuple(sorted(one))
+    return totals, tuple(one[total] for total in totals)
+
+
+@functools.lru_cache(maxsize=4096)
+def _least_blocks(money: tuple[int, ...], mask: int) -> _Groups:
+    """``_by_size`` with, for each total, only its first submask (one with the fewest
+    cards)."""
+    sums = _subset_sums(money)
+    seen: set[int] = set()
+    out = []
+    for bottom, top, blocks in _by_size(money, mask):
+        firsts = []
+        for sub in blocks:
+            if sums[sub] not in seen:
+                seen.add(sums[sub])
+                firsts.append(sub)
+        if firsts:
+            out.append((bottom, top, tuple(firsts)))
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1334,6 +1403,19 @@ def outpaid(
     if not taken and least_extra is not None:
         bound += least_extra
     return bound > sum(totals[b] for b in group)
+
+
+def _headroom(ladders: list[tuple[int, ...]], k: int) -> float:
+    """The floor the seats from ``k`` on can rise above exactly when it is below this (of
+    two floors, they rise above the lower whenever above the higher): each seat's highest
+    total below the next seat's bound."""
+    bound = float("inf")
+    for ladder in reversed(ladders[k:]):
+        i = bisect.bisect_left(ladder, bound)
+        if not i:
+            return 0
+        bound = ladder[i - 1]
+    return bound
 
 
 def _can_rise(ladders: list[tuple[int, ...]], k: int, floor: int) -> bool:

@@ -344,6 +344,50 @@ def test_R7_the_taker_of_a_lap_bid_cards_it_kept_for_payments_after_it() -> None
     assert replay(state) == state
 
 
+def test_R7_passe_and_scandale_taken_by_one_seat_are_searched_in_one_order() -> None:
+    # Seat 3 took Passé and Scandale: their auctions follow the same rule (R7), so which of
+    # the two came last changes nothing, and the search takes Passé back first only. Here
+    # seat 4 took no card and spent only the 12 (in Faux Pas, the only round where the
+    # seats after it can pay more), seat 1 then paid 14 or more of its 16 there, and has
+    # no card left for the round seat 2 paid its 1 and 4 in. No game leads here; the
+    # search, which tried both orders, used to stop at its limit (accepted).
+    owned = [
+        [L(6), L(9), PRESTIGE],
+        [L(3), L(4)],
+        [FAUX_PAS],
+        [L(2), L(7), PASSE, SCANDALE],
+        [],
+    ]
+    spent = [
+        frozenset({1, 2, 3, 4, 6, 8, 12}),
+        frozenset({1, 2, 3, 4, 6}),
+        frozenset({1, 4}),
+        frozenset({1, 2, 3, 6}),
+        frozenset({12}),
+    ]
+    state = between_rounds(STANDARD, owned, spent, 3)
+    assert find_history(state) is None
+
+
+def test_R8_faux_pas_is_taken_back_before_the_lost_luxury_card() -> None:
+    # Faux Pas and Luxury 5 are out of the game; any seat may have taken them. Seat 0 took
+    # nothing and spent nothing. Taking the lost luxury card back first (won after Faux
+    # Pas, as the taker's first luxury card) leaves many orders to refute before the
+    # usual one (discarded for Faux Pas) is reached: for each seat that may have taken
+    # Faux Pas, more than its share of the work. The search used to stop at its limit.
+    owned = [[], [L(7), PRESTIGE, PASSE], [L(2), L(6)], [L(8), PRESTIGE]]
+    owned.append([L(1), L(3), L(9), PRESTIGE])
+    spent = [
+        frozenset(),
+        frozenset({1, 2, 3, 4, 6, 8, 10, 12}),
+        frozenset({1, 2, 3, 6}),
+        frozenset({1, 2, 3, 4, 8, 10, 12}),
+        frozenset({1, 2, 3, 4, 6, 8, 10, 12}),
+    ]
+    state = between_rounds(STANDARD, owned, spent, 4, removed=(L(5), FAUX_PAS))
+    assert replay(state) == state
+
+
 def test_R6_a_seat_wins_free_only_after_a_round_the_next_seat_took() -> None:
     # Seat 2 took no card: it never started a round, so seat 1, the seat before it, never
     # won free and paid for each of its four cards, with its four money cards. Seat 2 spent

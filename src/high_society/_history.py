@@ -763,9 +763,42 @@ class _Search:
             for a, block in blocks:
                 after[a] ^= block
             chosen[j] = blocks
+            if lap and not self.may_bid(at, j, after, chosen):
+                continue
             if self.disgrace_payments(at, j + 1, tuple(after), caps, chosen):
                 return True
         return False
+
+    def may_bid(
+        self, at: _Position, j: int, left: list[int], chosen: dict[int, list[tuple[int, int]]]
+    ) -> bool:
+        """Whether the taker of the ``j``-th disgrace round, a lap whose payments are
+        ``chosen``, can bid between the parts bid first and the first payment (see
+        ``taker_bids``) from what it may have held then: the cards it never spent, those
+        it paid in later disgrace rounds, and, if it pays for a normal auction after the
+        round, the cards ``left``. Asked as soon as the round's payments are chosen."""
+        self.tick()
+        _, s, p, _, later = at.deferred[j]
+        floor, ceiling = self.bid_window(s, p, dict(chosen[j]))
+        hand = self.hands[p]
+        for t in at.tokens[p][:later]:
+            hand |= dict(chosen[t])[p] if t >= 0 else left[p]
+        if not hand:
+            return False
+        totals = self.per_total(hand)[0]
+        i = bisect.bisect_right(totals, floor)
+        return i < len(totals) and totals[i] < ceiling
+
+    def bid_window(self, s: int, p: int, paid: dict[int, int]) -> tuple[int, int]:
+        """In a lap started by ``s`` and taken by ``p`` with the payments ``paid``: the
+        total the taker bid above (the last of the least parts the seats that bid twice
+        bid first) and the one it bid below (the first payment)."""
+        twice = self.chain(s, p, True)[1]
+        self.tick(sum(1 << paid[a].bit_count() for a in twice) >> 6)
+        parts = greedy_partials([paid[a] for a in twice], self.sums)
+        assert parts is not None  # ``_rising`` gave each of them a part
+        floor = self.sums[parts[-1]] if parts else 0
+        return floor, self.sums[paid[(p + 1) % self.n]]
 
     def chain(self, s: int, p: int, lap: bool) -> tuple[list[int], list[int]]:
         """A disgrace round's payers, started by ``s`` and taken by ``p``, in the order
@@ -911,16 +944,8 @@ class _Search:
             j += 1
         if j == len(deferred):
             return self.normal_payments(given)
-        n = self.n
         _, s, p, _, later = deferred[j]
-        paid = dict(chosen[j])
-        twice = self.chain(s, p, True)[1]
-        self.tick(sum(1 << paid[a].bit_count() for a in twice) >> 6)
-        parts = greedy_partials([paid[a] for a in twice], self.sums)
-        if parts is None:
-            return False
-        floor = self.sums[parts[-1]] if parts else 0
-        ceiling = self.sums[paid[(p + 1) % n]]
+        floor, ceiling = self.bid_window(s, p, dict(chosen[j]))
         owed = tokens[p]
         sure = self.hands[p]
         for t in owed[:later]:

@@ -33,7 +33,8 @@ payer in a disgrace round pay more than it; so a seat that pays only in disgrace
 cannot have spent more than the seats after it there can hold above it; and such a seat
 needs a disgrace round left whose payers can all still pay: ``short_by_count``). At the end,
 ``settle`` gives each seat's spent money out to its payments: first the disgrace rounds'
-sets, totals rising (and in a lap, parts to bid first); then each lower bid, a card
+sets, totals rising (and in a lap, parts to bid first, with room for the taker's bid
+between them and the first payment); then each lower bid, a card
 another seat held then: one it surely held, or one it paid in a later disgrace round, or
 one a later normal auction of its takes (which it then must); then each lap taker's bid
 from its hand then, likewise; last the normal auctions, each a card at least (a total
@@ -342,6 +343,9 @@ class _Search:
         # work stops); ``cut`` holds the ends it cut short.
         self.deep: int | None = None
         self.cut: list[_Position] = []
+        # Whether the lost luxury card is tried as won after Faux Pas before as discarded
+        # for it (``_search`` gives each order a share of the work).
+        self.won_after_first = False
         self.settled: dict[
             _Position,
             tuple[
@@ -1065,7 +1069,8 @@ class _Search:
         # R8: the lost luxury card came before Faux Pas (discarded for it), or after it as
         # the taker's first luxury card: then every other luxury card it owns came later.
         lost_luxury = lost and w == self.lost_by and (not faux_pas_left or not lux[w])
-        if lost_luxury and not faux_pas_left:
+        after_faux_pas = lost_luxury and faux_pas_left
+        if lost_luxury and (not after_faux_pas or self.won_after_first):
             yield LOST_LUXURY, (lux, prestige, False, disgrace)
         # Disgrace rounds last: their payments, decided at the end, constrain the most, so
         # a disgrace round taken back early leaves the most positions to refute below it.
@@ -1075,7 +1080,7 @@ class _Search:
                 # came last does not matter, so Passé is taken back first.)
                 rest = (*disgrace[:k], -1, *disgrace[k + 1 :])
                 yield _DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))
-        if lost_luxury and faux_pas_left:
+        if after_faux_pas and not self.won_after_first:
             yield LOST_LUXURY, (lux, prestige, False, disgrace)
 
     # --- what one round can do --------------------------------------------------------------
@@ -1546,19 +1551,25 @@ def _search(key: _Key, limit: int) -> tuple[PastRound, ...] | str | None:
     # work, then the pairs left open again in turn, each share twice the one before, so
     # that one hard pair does not use up the work another would decide with. Refuted
     # positions are kept per Faux Pas taker, so a pair tried again does not redo them.
+    # With Faux Pas out of the game, each pair is tried in two orders: the lost luxury
+    # card discarded for Faux Pas first (the more common), or won after it first.
     takers = list(range(len(seats))) if StatusCard.FAUX_PAS in removed else [None]
     searches = [_Search(money, seats, lost_by, limit) for lost_by in takers]
-    tries = [(search, s_next) for search in searches for s_next in starters]
+    orders = (False, True) if StatusCard.FAUX_PAS in removed else (False,)
+    tries = [
+        (search, s_next, first) for search in searches for s_next in starters for first in orders
+    ]
     share = limit // (4 * len(tries)) if len(tries) > 1 else limit
     while tries:
         left_open = []
-        for search, s_next in tries:
+        for search, s_next, first in tries:
             work = min(share, limit - sum(s.work for s in searches))
             if work <= 0:
                 return _UNDECIDED
+            search.won_after_first = first
             found = _search_from(search, s_next, discarding, search.work + work)
             if found == _UNDECIDED:
-                left_open.append((search, s_next))
+                left_open.append((search, s_next, first))
             elif found is not None:
                 return found
         tries = left_open

@@ -280,13 +280,9 @@ def test_R7_a_seat_outbid_in_rounds_it_paid_in_need_not_have_paid_in_the_rounds_
     assert not outpaid(0, (1,), [[(1, 1)], [(1, 2)]], taken=0, need=[0, 0], totals=(2, 3))
 
 
-@pytest.mark.parametrize("paid", [1, 2, 3])
-def test_R7_a_seat_that_started_no_round_paid_more_than_the_seat_before_it_bid(paid: int) -> None:
-    # Seat 4 took no card and spent one card: it paid it in Passé or Scandale. It started
-    # no round (it took none), so someone bid before it there: seat 3, which took neither,
-    # as a payer, bidding less than it, a card it spent at least. Seat 3 spent no card
-    # below 3, so no game leads here. The search sees it before ordering any round (with
-    # the 2 or the 3, it used to need about 100,000 units: accepted undecided).
+def seat_4_took_nothing(seat_3_spent: set[int], seat_4_spent: set[int]) -> GameState:
+    """Seats 1 and 2 took Scandale and Passé, seats 3 and 4 no disgrace card; seat 4 took
+    no card at all."""
     everything = frozenset(STANDARD.money)
     owned = [
         [L(6), L(7), L(8)],
@@ -295,14 +291,19 @@ def test_R7_a_seat_that_started_no_round_paid_more_than_the_seat_before_it_bid(p
         [L(3), L(4)],
         [],
     ]
-    spent = [
-        frozenset({1, 2, 3, 6, 8, 10, 12, 15}),
-        everything,
-        everything,
-        frozenset({3, 4, 6, 10, 15}),
-        frozenset({paid}),
-    ]
-    state = between_rounds(STANDARD, owned, spent, 1)
+    spent = [frozenset({1, 2, 3, 6, 8, 10, 12, 15}), everything, everything]
+    spent += [frozenset(seat_3_spent), frozenset(seat_4_spent)]
+    return between_rounds(STANDARD, owned, spent, 1)
+
+
+@pytest.mark.parametrize("paid", [1, 2, 3])
+def test_R7_a_seat_that_started_no_round_paid_more_than_the_seat_before_it_bid(paid: int) -> None:
+    # Seat 4 took no card and spent one card: it paid it in Passé or Scandale. It started
+    # no round (it took none), so someone bid before it there: seat 3, which took neither,
+    # as a payer, bidding less than it, a card it spent at least. Seat 3 spent no card
+    # below 3, so no game leads here. The search sees it before ordering any round (with
+    # the 2 or the 3, it used to need about 100,000 units: accepted undecided).
+    state = seat_4_took_nothing({3, 4, 6, 10, 15}, {paid})
     assert find_history(state, limit=1_000) is None
     assert state_problems(state) == (
         "no order of the past auctions and payments from new_game leads to these status"
@@ -312,22 +313,7 @@ def test_R7_a_seat_that_started_no_round_paid_more_than_the_seat_before_it_bid(p
 
 def test_R7_a_seat_that_started_no_round_may_pay_above_a_lower_card_of_the_seat_before() -> None:
     # As above, but seat 3 spent the 1 as well: it may have bid it before seat 4 bid 2.
-    everything = frozenset(STANDARD.money)
-    owned = [
-        [L(6), L(7), L(8)],
-        [L(9), L(10), PRESTIGE, SCANDALE],
-        [L(1), L(2), L(5), PASSE],
-        [L(3), L(4)],
-        [],
-    ]
-    spent = [
-        frozenset({1, 2, 3, 6, 8, 10, 12, 15}),
-        everything,
-        everything,
-        frozenset({1, 3, 4, 6, 10, 15}),
-        frozenset({2}),
-    ]
-    state = between_rounds(STANDARD, owned, spent, 1)
+    state = seat_4_took_nothing({1, 3, 4, 6, 10, 15}, {2})
     assert replay(state) == state
 
 

@@ -343,9 +343,6 @@ class _Search:
         # work stops); ``cut`` holds the ends it cut short.
         self.deep: int | None = None
         self.cut: list[_Position] = []
-        # Whether the lost luxury card is tried as won after Faux Pas before as discarded
-        # for it (``_search`` gives each order a share of the work).
-        self.won_after_first = False
         self.settled: dict[
             _Position,
             tuple[
@@ -1069,8 +1066,7 @@ class _Search:
         # R8: the lost luxury card came before Faux Pas (discarded for it), or after it as
         # the taker's first luxury card: then every other luxury card it owns came later.
         lost_luxury = lost and w == self.lost_by and (not faux_pas_left or not lux[w])
-        after_faux_pas = lost_luxury and faux_pas_left
-        if lost_luxury and (not after_faux_pas or self.won_after_first):
+        if lost_luxury and not faux_pas_left:
             yield LOST_LUXURY, (lux, prestige, False, disgrace)
         # Disgrace rounds last: their payments, decided at the end, constrain the most, so
         # a disgrace round taken back early leaves the most positions to refute below it.
@@ -1080,7 +1076,8 @@ class _Search:
                 # came last does not matter, so Passé is taken back first.)
                 rest = (*disgrace[:k], -1, *disgrace[k + 1 :])
                 yield _DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))
-        if after_faux_pas and not self.won_after_first:
+        # (Tried last: the lost card was mostly discarded for Faux Pas, so won before it.)
+        if lost_luxury and faux_pas_left:
             yield LOST_LUXURY, (lux, prestige, False, disgrace)
 
     # --- what one round can do --------------------------------------------------------------
@@ -1551,25 +1548,19 @@ def _search(key: _Key, limit: int) -> tuple[PastRound, ...] | str | None:
     # work, then the pairs left open again in turn, each share twice the one before, so
     # that one hard pair does not use up the work another would decide with. Refuted
     # positions are kept per Faux Pas taker, so a pair tried again does not redo them.
-    # With Faux Pas out of the game, each pair is tried in two orders: the lost luxury
-    # card discarded for Faux Pas first (the more common), or won after it first.
     takers = list(range(len(seats))) if StatusCard.FAUX_PAS in removed else [None]
     searches = [_Search(money, seats, lost_by, limit) for lost_by in takers]
-    orders = (False, True) if StatusCard.FAUX_PAS in removed else (False,)
-    tries = [
-        (search, s_next, first) for search in searches for s_next in starters for first in orders
-    ]
+    tries = [(search, s_next) for search in searches for s_next in starters]
     share = limit // (4 * len(tries)) if len(tries) > 1 else limit
     while tries:
         left_open = []
-        for search, s_next, first in tries:
+        for search, s_next in tries:
             work = min(share, limit - sum(s.work for s in searches))
             if work <= 0:
                 return _UNDECIDED
-            search.won_after_first = first
             found = _search_from(search, s_next, discarding, search.work + work)
             if found == _UNDECIDED:
-                left_open.append((search, s_next, first))
+                left_open.append((search, s_next))
             elif found is not None:
                 return found
         tries = left_open

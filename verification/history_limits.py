@@ -3,7 +3,9 @@ standard games' states and on single changes to them, and how long it takes on t
 stops on (docs/verification.md, "The boundary of state_problems"). Not part of CI: it
 measures time, and only reports.
 
-Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES [STRIDE]]``.
+Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES [STRIDE]]``;
+with ``--further [STRIDE]``, the same verdicts on twelve further samples of standard games
+(those the search was not first tuned on; about forty minutes of CPU).
 """
 
 import random
@@ -122,12 +124,13 @@ def undecided(states: list[GameState]) -> Counter[str]:
     return ends
 
 
-def bot_games(games: int) -> list[list[GameState]]:
-    """The states of seeded games of 3 to 5 seats, each game played by one kind of bot
-    (ClassicHeuristicBot, HeuristicBot, CautiousBot, RandomBot in turn)."""
+def bot_games(games: int, first: int = 0) -> list[list[GameState]]:
+    """The states of seeded games of 3 to 5 seats (seeds from ``first`` on), each game
+    played by one kind of bot (ClassicHeuristicBot, HeuristicBot, CautiousBot, RandomBot
+    in turn)."""
     kinds = [ClassicHeuristicBot, HeuristicBot, CautiousBot, RandomBot]
     out = []
-    for seed in range(games):
+    for seed in range(first, first + games):
         kind = kinds[seed % len(kinds)]
         bots = [kind(seed * 5 + i) for i in range(3 + seed % 3)]
         out.append([step.after for step in play(bots, seed=seed)])
@@ -202,7 +205,31 @@ def _verdict(state: GameState, known_reachable: bool) -> str:
     return "accepted with a witness, reachable" if known_reachable else "accepted with a witness"
 
 
+def further(stride: int) -> None:
+    """Print the verdicts on the twelve further samples: 40 bot games each of seeds 40 to
+    279, 40 random walks each of seeds 5 to 15 (odd), their states and the single changes
+    of every ``stride``-th; then how the search ends with 40 times the work on every
+    ``stride``-th state it stopped on."""
+    stopped: list[GameState] = []
+    for k, first in enumerate(range(40, 280, 40)):
+        for name, sample in [
+            (f"40 bot games of seeds {first} to {first + 39}", bot_games(40, first)),
+            (f"40 random walks of seed {5 + 2 * k}", walks(40, 5 + 2 * k)),
+        ]:
+            found = verdicts(sample, stride, stopped)
+            print(f"{name} ({found.total()} distinct states): {dict(found)}", flush=True)
+    more = 40 * history.WORK_LIMIT
+    ends, worst = more_work(stopped[::stride], more)
+    print(
+        f"every {stride}th of the {len(stopped)} states the search stopped on, again with"
+        f" {more:,} units of work: {dict(ends)}; at most {1000 * worst:.0f} ms a state"
+    )
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--further"]:
+        further(int(argv[1]) if len(argv) > 1 else 10)
+        return 0
     count = int(argv[0]) if argv else 300
     stride = int(argv[1]) if len(argv) > 1 else 10
     for name, money in LARGEST.items():

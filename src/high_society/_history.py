@@ -1063,11 +1063,6 @@ class _Search:
         # Luxury and prestige rounds differ only for the seat R8 concerns.
         if prestige[w] and (not lux[w] or w == self.lost_by):
             yield PRESTIGE, (lux, _minus(prestige, w), lost, disgrace)
-        # R8: the lost luxury card came before Faux Pas (discarded for it), or after it as
-        # the taker's first luxury card: then every other luxury card it owns came later.
-        lost_luxury = lost and w == self.lost_by and (not faux_pas_left or not lux[w])
-        if lost_luxury and not faux_pas_left:
-            yield LOST_LUXURY, (lux, prestige, False, disgrace)
         # Disgrace rounds last: their payments, decided at the end, constrain the most, so
         # a disgrace round taken back early leaves the most positions to refute below it.
         for k, seat in enumerate(disgrace):
@@ -1076,8 +1071,11 @@ class _Search:
                 # came last does not matter, so Passé is taken back first.)
                 rest = (*disgrace[:k], -1, *disgrace[k + 1 :])
                 yield _DISGRACE[k], (lux, prestige, lost, (rest[0], rest[1], rest[2]))
-        # (Tried last: the lost card was mostly discarded for Faux Pas, so won before it.)
-        if lost_luxury and faux_pas_left:
+        # R8: the lost luxury card came before Faux Pas (discarded for it), or after it as
+        # the taker's first luxury card: then every other luxury card it owns came later.
+        # Tried after the seat's disgrace rounds: taken back first, it leaves many orders
+        # to refute below it, and it was mostly won before them (discarded for Faux Pas).
+        if lost and w == self.lost_by and (not faux_pas_left or not lux[w]):
             yield LOST_LUXURY, (lux, prestige, False, disgrace)
 
     # --- what one round can do --------------------------------------------------------------

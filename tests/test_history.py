@@ -374,6 +374,25 @@ def test_R8_faux_pas_is_taken_back_before_the_lost_luxury_card() -> None:
     assert replay(state) == state
 
 
+def test_R8_the_lost_luxury_card_is_taken_back_after_the_takers_disgrace_rounds() -> None:
+    # Faux Pas and Luxury 3 are out of the game; seat 0 took Luxury 10 and spent nothing.
+    # In the history found, seat 1 won Luxury 3, then took Scandale, then Faux Pas
+    # (discarding Luxury 3). Taking Luxury 3 back before Scandale, as a normal round,
+    # leaves many orders to refute first: the search used to stop at its limit.
+    everything = frozenset(STANDARD.money)
+    owned = [[L(10)], [L(6), SCANDALE], [L(5), L(7), L(8), L(9), PASSE], [L(2), L(4)]]
+    owned.append([L(1), PRESTIGE])
+    spent = [
+        frozenset(),
+        everything - {20},
+        frozenset({1, 2, 3, 4, 6, 10, 12, 15, 20}),
+        everything,
+        everything - {8},
+    ]
+    state = between_rounds(STANDARD, owned, spent, 2, removed=(L(3), FAUX_PAS))
+    assert replay(state) == state
+
+
 def test_R6_a_seat_wins_free_only_after_a_round_the_next_seat_took() -> None:
     # Seat 2 took no card: it never started a round, so seat 1, the seat before it, never
     # won free and paid for each of its four cards, with its four money cards. Seat 2 spent

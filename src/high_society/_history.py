@@ -452,11 +452,11 @@ class _Search:
         """Checks by counts for each seat that owes no payment yet and wins no normal round
         left, so that it pays all it spent in the disgrace rounds left: it must be able to
         pay in one (``may_pay_in_disgrace``); having started no round, it paid more than
-        the seat before it bid there (a card that seat spent, if it takes no round left;
-        else the lowest card); and ``short_of_money``'s second check, each other seat's payments
-        counted only by their number (at least its lowest cards, one each). More payments
-        owed only leave fewer cards to spare and raise those totals, so a position this
-        refutes refutes its shape, as ``budgets`` does."""
+        the seat before it bid there (a card that seat spent, if it takes no disgrace round
+        left; else the lowest card); and ``short_of_money``'s second check, each other
+        seat's payments counted only by their number (at least its lowest cards, one
+        each). More payments owed only leave fewer cards to spare and raise those totals,
+        so a position this refutes refutes its shape, as ``budgets`` does."""
         self.tick()
         n = self.n
         pools = self.pools
@@ -1344,8 +1344,8 @@ class _Search:
 def _by_size(money: tuple[int, ...], mask: int) -> _Groups:
     """The non-empty submasks of ``mask`` by their number of cards, fewest first (a
     disgrace auction's bids are mostly small, so a history is found sooner this way),
-    each number with the largest total of that many cards (the highest, over ``money``,
-    which is ascending)."""
+    each number with the least and the largest total of that many cards (the lowest and
+    the highest, over ``money``, which is ascending)."""
     groups: dict[int, list[int]] = {}
     for sub in _submasks(mask):
         groups.setdefault(sub.bit_count(), []).append(sub)

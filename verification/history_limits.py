@@ -5,7 +5,8 @@ measures time, and only reports.
 
 Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES [STRIDE]]``;
 with ``--further [STRIDE]``, the same verdicts on twelve further samples of standard games
-(those the search was not first tuned on; about forty minutes of CPU).
+(about forty minutes of CPU); with ``--hostile [STATES]``, how many random states (1,000 by
+default) the search stops on, in the standard game and the two largest configurations.
 """
 
 import random
@@ -226,9 +227,32 @@ def further(stride: int) -> None:
     )
 
 
+def hostile(count: int) -> None:
+    """Print, of ``count`` random states (seed 1) the other checks accept, how many the
+    search stops on, in the standard game and the two largest configurations."""
+    configs = {"the standard game": GameConfig()}
+    configs.update(
+        {name: GameConfig(money=money, deck=STANDARD_DECK) for name, money in LARGEST.items()}
+    )
+    for name, config in configs.items():
+        accepted = stopped = 0
+        for state in random_states(config, random.Random(1), count):
+            if state_problems(state):
+                continue
+            accepted += 1
+            try:
+                history.find_history(state)
+            except history.Undecided:
+                stopped += 1
+        print(f"{name}: of {count} random states, {accepted} accepted, {stopped} undecided")
+
+
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--further"]:
         further(int(argv[1]) if len(argv) > 1 else 10)
+        return 0
+    if argv[:1] == ["--hostile"]:
+        hostile(int(argv[1]) if len(argv) > 1 else 1000)
         return 0
     count = int(argv[0]) if argv else 300
     stride = int(argv[1]) if len(argv) > 1 else 10

@@ -781,14 +781,27 @@ class _Search:
         self.tick()
         _, s, p, _, later = at.deferred[j]
         floor, ceiling = self.bid_window(s, p, dict(chosen[j]))
+        owed = at.tokens[p][:later]
+        hand = self.held(p, owed, chosen) | (left[p] if any(t < 0 for t in owed) else 0)
+        return bool(self.bid_between(hand, floor, ceiling))
+
+    def held(self, p: int, owed: tuple[int, ...], chosen: dict[int, list[tuple[int, int]]]) -> int:
+        """The cards seat ``p`` surely held at the time of a round, ``owed`` the payments it
+        made after it: those it never spent and those it paid in later disgrace rounds."""
         hand = self.hands[p]
-        for t in at.tokens[p][:later]:
-            hand |= dict(chosen[t])[p] if t >= 0 else left[p]
+        for t in owed:
+            if t >= 0:
+                hand |= dict(chosen[t])[p]
+        return hand
+
+    def bid_between(self, hand: int, floor: int, ceiling: int) -> int:
+        """A set of ``hand`` whose total is above ``floor`` and below ``ceiling`` (the
+        least such total), or 0 if there is none."""
         if not hand:
-            return False
-        totals = self.per_total(hand)[0]
+            return 0
+        totals, masks = self.per_total(hand)
         i = bisect.bisect_right(totals, floor)
-        return i < len(totals) and totals[i] < ceiling
+        return masks[i] if i < len(totals) and totals[i] < ceiling else 0
 
     def bid_window(self, s: int, p: int, paid: dict[int, int]) -> tuple[int, int]:
         """In a lap started by ``s`` and taken by ``p`` with the payments ``paid``: the
@@ -948,18 +961,13 @@ class _Search:
         _, s, p, _, later = deferred[j]
         floor, ceiling = self.bid_window(s, p, dict(chosen[j]))
         owed = tokens[p]
-        sure = self.hands[p]
-        for t in owed[:later]:
-            if t >= 0:
-                sure |= dict(chosen[t])[p]
+        sure = self.held(p, owed[:later], chosen)
         # A card left that only payments after the round may take is paid after it too.
         sure |= sum(bit for bit, cap in caps[p].items() if left[p] & bit and cap <= later)
-        if sure:
-            totals, masks = self.per_total(sure)
-            i = bisect.bisect_right(totals, floor)
-            if i < len(totals) and totals[i] < ceiling:
-                self.bids[j] = masks[i]
-                return self.taker_bids(at, j + 1, given)
+        bid = self.bid_between(sure, floor, ceiling)
+        if bid:
+            self.bids[j] = bid
+            return self.taker_bids(at, j + 1, given)
         normal = [i for i, t in enumerate(owed) if t < 0]
         if not normal or normal[0] >= later:
             return False

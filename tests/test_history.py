@@ -15,6 +15,7 @@ from high_society import (
     Pass,
     Phase,
     Reveal,
+    StatusCard,
     apply,
     legal_actions,
     new_game,
@@ -410,3 +411,84 @@ def test_R6_a_seat_wins_free_only_after_a_round_the_next_seat_took() -> None:
     ]
     state = between_rounds(STANDARD, owned, spent, 1)
     assert find_history(state, limit=1_000) is None
+
+
+def seat_0_spent_nothing(seat_1_owns: list[StatusCard], seat_1_spent: set[int]) -> GameState:
+    """Seat 0 spent nothing and owns two luxury cards; seat 1 took Passé and Scandale."""
+    owned = [[L(6), L(10)], [*seat_1_owns, PASSE, SCANDALE], [L(5), L(7), L(9)]]
+    owned += [[L(2), L(4)], [L(1)]]
+    spent = [frozenset(), frozenset(seat_1_spent), frozenset({3, 4, 6})]
+    spent += [frozenset({8, 10}), frozenset({12})]
+    return between_rounds(STANDARD, owned, spent, 4)
+
+
+def test_R6_R7_each_round_was_started_by_the_seat_that_took_the_round_before() -> None:
+    # Seat 0 spent nothing: it won both its cards free, each in a round seat 1 started, and
+    # it paid in no disgrace round, so seat 1 started Passé and Scandale too (from any other
+    # start seat 0 bids before seat 1 passes). Seat 1 starts only the rounds after the
+    # three it took: four rounds, three starts. No game leads here; the search sees it
+    # before ordering any round (it used to need several thousand units).
+    state = seat_0_spent_nothing([L(3)], {1})
+    assert find_history(state, limit=1_000) is None
+    assert state_problems(state) == (
+        "no order of the past auctions and payments from new_game leads to these status"
+        " cards and spent money (R3, R5-R8)",
+    )
+
+
+def test_R6_R7_a_fourth_round_taken_by_the_starter_gives_it_a_fourth_start() -> None:
+    # As above, with one more luxury card won (and paid) by seat 1.
+    state = seat_0_spent_nothing([L(3), L(8)], {1, 2})
+    assert find_history(state, limit=1_000) is not None
+    assert replay(state) == state
+
+
+def faux_pas_waits(seat_2_spent: int) -> GameState:
+    """Seat 2 took Faux Pas last (it waits for a luxury card) and spent one card."""
+    owned = [[L(5), L(10), SCANDALE], [L(6), L(7), PRESTIGE], [FAUX_PAS]]
+    owned += [[L(1), L(3), L(9)], [L(2), PASSE]]
+    spent = [
+        frozenset({1, 2, 3, 4, 6, 15}),
+        frozenset({1, 2, 3, 4, 6, 8, 10, 12}),
+        frozenset({seat_2_spent}),
+        frozenset({1, 2, 3, 4, 6, 8, 10}),
+        frozenset({1, 2, 3, 4}),
+    ]
+    return between_rounds(STANDARD, owned, spent, 2)
+
+
+def test_R7_a_seat_that_took_only_the_latest_round_started_none_before_it() -> None:
+    # Seat 2 took only Faux Pas, the latest round: it started none of the rounds before,
+    # so in the disgrace round it paid its one card in, the seat before it bid first, at
+    # least the 1. Seat 2 paid the 1: no game leads here (the search used to stop at its
+    # limit and accept the state).
+    assert find_history(faux_pas_waits(1), limit=1_000) is None
+
+
+def test_R7_a_seat_that_took_only_the_latest_round_may_pay_above_the_seat_before() -> None:
+    state = faux_pas_waits(2)
+    assert replay(state) == state
+
+
+def seat_1_won_three(seat_1_kept: set[int]) -> GameState:
+    """Seat 0 took Passé and spent all but the 6; seat 1 won three luxury cards and kept
+    ``seat_1_kept``; Faux Pas is out of the game with the Luxury 6."""
+    everything = frozenset(STANDARD.money)
+    owned = [[PASSE], [L(3), L(8), L(10)], [L(5), PRESTIGE], [SCANDALE], [PRESTIGE]]
+    spent = [everything - {6}, everything - seat_1_kept, everything, everything, everything]
+    return between_rounds(STANDARD, owned, spent, 1, removed=(L(6), FAUX_PAS))
+
+
+def test_R6_R7_a_seat_outbid_in_disgrace_rounds_also_paid_for_the_cards_it_won() -> None:
+    # Seat 0 paid its 100 in Scandale (taken by seat 3) and Faux Pas (taken by seat 3 or
+    # 4; any other taker fails sooner): seat 1 bid after it in both, paying more: 101 at
+    # least. Seat 1 won three
+    # luxury cards; seat 2 started two rounds only, so seat 1 paid for one of them at least,
+    # a card: more than the 101 it spent. The search used to stop at its limit here
+    # (accepted); it now adds the cards won and paid for to what the seats after must pay.
+    assert find_history(seat_1_won_three({1, 4}), limit=1_000) is None
+
+
+def test_R6_R7_a_seat_outbid_in_disgrace_rounds_may_have_paid_for_its_cards_too() -> None:
+    state = seat_1_won_three({1})
+    assert replay(state) == state

@@ -6,9 +6,12 @@ measures time, and only reports.
 Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES [STRIDE]]``;
 with ``--further [STRIDE]``, the same verdicts on twelve further samples of standard games
 (about forty minutes of CPU); with ``--hostile [STATES]``, how many random states (1,000 by
-default) the search stops on, in the standard game and the two largest configurations.
+default) the search stops on, in the standard game and the two largest configurations;
+with ``--undecided [COUNT]``, the first random states it stops on (4 by default), as JSON
+(``tests/data/undecided-states.json``).
 """
 
+import json
 import random
 import sys
 import time
@@ -16,6 +19,7 @@ from collections import Counter
 from collections.abc import Iterator
 
 from high_society import (
+    STANDARD,
     STANDARD_DECK,
     GameConfig,
     GameState,
@@ -31,6 +35,7 @@ from high_society import _history as history
 from high_society.bots import CautiousBot, ClassicHeuristicBot, HeuristicBot, RandomBot
 from high_society.host import play
 from high_society.invariants import state_problems
+from high_society.serial import state_to_json
 from verification.boundary import single_changes
 
 NO_HISTORY = "no order of the past auctions"
@@ -124,6 +129,23 @@ def undecided(states: list[GameState]) -> Counter[str]:
         except history.Undecided:
             ends["undecided"] += 1
     return ends
+
+
+def stopped_on(count: int, seed: int = 19) -> list[GameState]:
+    """The first ``count`` random states of the standard game (``random_states``, from
+    ``seed``) that ``state_problems`` accepts only because the search stopped at its limit
+    (one in about 1,500 random states): ``tests/data/undecided-states.json``."""
+    found: list[GameState] = []
+    for state in random_states(STANDARD, random.Random(seed), 10**9):
+        if state_problems(state):
+            continue
+        try:
+            history.find_history(state)
+        except history.Undecided:
+            found.append(state)
+            if len(found) == count:
+                return found
+    raise AssertionError("unreachable: random_states never ends")
 
 
 def bot_games(games: int, first: int = 0) -> list[list[GameState]]:
@@ -245,6 +267,11 @@ def hostile(count: int) -> None:
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--further"]:
         further(int(argv[1]) if len(argv) > 1 else 10)
+        return 0
+    if argv[:1] == ["--undecided"]:
+        examples = stopped_on(int(argv[1]) if len(argv) > 1 else 4)
+        lines = [json.dumps(state_to_json(state)) for state in examples]
+        print("[\n" + ",\n".join(lines) + "\n]")
         return 0
     if argv[:1] == ["--hostile"]:
         hostile(int(argv[1]) if len(argv) > 1 else 1000)

@@ -391,10 +391,6 @@ class _Search:
         self.pools = tuple(self.mask(spent) for spent, _ in seats)
         self.hands = tuple(self.full & ~pool for pool in self.pools)
         self.totals = tuple(self.sums[pool] for pool in self.pools)
-        # Seats that never started a round: they took no card (and seat 0 starts the first).
-        self.never_started = tuple(
-            seat != 0 and not owned and seat != lost_by for seat, (_, owned) in enumerate(seats)
-        )
         # Each pool's payment totals (any non-empty part of it), ascending.
         self.paid_totals = tuple(
             _ladder(money, pool, False, len(money), False) for pool in self.pools
@@ -465,13 +461,15 @@ class _Search:
         seats = [a for a in range(n) if pools[a] and not won[a] and not at.tokens[a]]
         if not seats:
             return False
-        need = [self.least_spent(pools[b], len(at.tokens[b])) for b in range(n)]
+        starts = self.starts(at)
+        paid = self.paid_wins(won, starts)
+        need = [self.least_spent(pools[b], len(at.tokens[b]) + paid[b]) for b in range(n)]
         takes = tuple(self.takers(at.rounds))
         for a in seats:
-            if self.never_started[a]:
+            if not starts[a]:
                 # In each round it pays in, the seat before it bid first (it started
-                # none): as a payer, below it, a card it spent at least; or as the taker
-                # of a lap, a card at least.
+                # none of them): as a payer, below it, a card it spent at least; or as
+                # the taker of a lap, a card at least.
                 b = (a - 1) % n
                 if b in disgrace:
                     least = self.money[0]
@@ -482,6 +480,56 @@ class _Search:
             if not self.may_pay_in_disgrace(disgrace, takes, a, budgets):
                 return True
             if self.outbid(a, disgrace, [], need):
+                return True
+        return False
+
+    def starts(self, at: _Position) -> list[int]:
+        """How many of the rounds left each seat started: seat 0 the first, then the taker
+        of each round the next (R6, R7), but for the latest, taken by ``at.s_next``."""
+        count = self.takers(at.rounds)
+        if any(count):
+            count[at.s_next] -= 1
+            count[0] += 1
+        return count
+
+    def paid_wins(self, won: list[int], starts: list[int]) -> list[int]:
+        """How many of the normal rounds left each seat (``won``) paid for at least: it won
+        the others free, each started by the seat after it (``starts``)."""
+        n = self.n
+        return [max(0, won[w] - starts[(w + 1) % n]) for w in range(n)]
+
+    def short_of_starters(self, at: _Position, budgets: list[tuple[int, bool]]) -> bool:
+        """Whether the rounds left cannot each have a starter (``starts``): a normal round
+        won free was started by the seat after its winner, and a seat with more rounds to
+        pay for than cards (``at.tokens`` included) won the excess free; a disgrace round
+        whose payers would include a seat with no card to spare (``budgets``) was started
+        by a seat nearer its taker, with no lap. By Hall's theorem, starters can be given
+        out exactly when no set of seats is asked to start more rounds than it starts. More
+        payments owed only leave fewer cards, so a position this refutes refutes its shape."""
+        self.tick()
+        n = self.n
+        starts = self.starts(at)
+        won = self.normal_left(at.rounds)
+        # Rounds by the set of seats (a bit mask) that may have started them.
+        asked: dict[int, int] = {}
+        for w in range(n):
+            free = won[w] + len(at.tokens[w]) - self.pools[w].bit_count()
+            if free > 0:
+                seat = 1 << (w + 1) % n
+                asked[seat] = asked.get(seat, 0) + free
+        for p in at.rounds[3]:
+            if p < 0 or all(budgets[b][0] >= 1 for b in range(n) if b != p):
+                continue  # a lap (all but p pay) may follow any start
+            allowed = 0
+            for s in range(n):
+                if all(budgets[b][0] >= 1 for b in self.chain(s, p, False)[0]):
+                    allowed |= 1 << s
+            asked[allowed] = asked.get(allowed, 0) + 1
+        if not asked:
+            return False
+        for group in range(1, 1 << n):
+            demand = sum(k for allowed, k in asked.items() if not allowed & ~group)
+            if demand > sum(starts[x] for x in range(n) if group >> x & 1):
                 return True
         return False
 
@@ -530,6 +578,11 @@ class _Search:
         disgrace = at.rounds[3]
         won = self.normal_left(at.rounds)
         need = [0] * n
+        for a, paid in enumerate(self.paid_wins(won, self.starts(at))):
+            if paid:  # normal rounds left it paid for: a card at least each
+                if not pools[a]:
+                    return True
+                need[a] = paid * self.lowest(pools[a])
         least: dict[tuple[int, int], int] = {}
         chains = []
         for j, past in enumerate(at.deferred):
@@ -657,7 +710,11 @@ class _Search:
         leaves, cut = self.leaves, len(self.cut)
         self.tick(2)  # a position costs little time next to the end's checks
         budgets = self.hopeful(at)
-        if budgets is None or self.short_by_count(at, budgets):
+        if (
+            budgets is None
+            or self.short_by_count(at, budgets)
+            or self.short_of_starters(at, budgets)
+        ):
             pass
         elif self.short_of_money(at):
             self.leaves += 1  # it looks at the payments, not only at how many: not the shape's

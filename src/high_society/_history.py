@@ -27,7 +27,9 @@ at least one card; above the lower bid, for a normal auction its winner paid act
 totals rising along the payers, for a disgrace round. The seats' spent money is left
 whole, so orders of the rounds that differ only in who paid what meet in one position,
 searched once. Cheap checks prune on the way: counts (``budgets``: each seat keeps a card
-for each payment still to make; ``disgrace``: the payers can still rise) and totals
+for each payment still to make; ``disgrace``: the payers can still rise;
+``short_of_starters``: each round left has a starter, the taker of the round before it,
+and a round won free or whose payers must leave a seat out has few) and totals
 (``short_of_money``: a seat's payments add up to what it spent, and the seats after a
 payer in a disgrace round pay more than it; so a seat that pays only in disgrace rounds
 cannot have spent more than the seats after it there can hold above it; and such a seat
@@ -45,8 +47,8 @@ found is a witness: :func:`history_actions` turns it into actions, and the tests
 them through the rules to the state.
 
 The search memoises the positions it has refuted (a position refuted by the counts alone,
-``budgets`` and ``short_by_count``, refutes every position of its shape whose seats owe as
-many payments or more) and counts its work; past :data:`WORK_LIMIT` units
+``budgets``, ``short_by_count`` and ``short_of_starters``, refutes every position of its
+shape whose seats owe as many payments or more) and counts its work; past :data:`WORK_LIMIT` units
 (docs/verification.md gives the time measured) it stops and says so (:class:`Undecided`),
 so that hostile input costs bounded time. The answer is then "not refuted": callers accept
 the state, never refusing a reachable one. A first pass caps the work of each ``settle``
@@ -508,7 +510,6 @@ class _Search:
         payments owed only leave fewer cards, so a position this refutes refutes its shape."""
         self.tick()
         n = self.n
-        starts = self.starts(at)
         won = self.normal_left(at.rounds)
         # Rounds by the set of seats (a bit mask) that may have started them.
         asked: dict[int, int] = {}
@@ -517,18 +518,33 @@ class _Search:
             if free > 0:
                 seat = 1 << (w + 1) % n
                 asked[seat] = asked.get(seat, 0) + free
+        short = [spare < 1 for spare, _ in budgets]
         for p in at.rounds[3]:
-            if p < 0 or all(budgets[b][0] >= 1 for b in range(n) if b != p):
-                continue  # a lap (all but p pay) may follow any start
-            allowed = 0
-            for s in range(n):
-                if all(budgets[b][0] >= 1 for b in self.chain(s, p, False)[0]):
-                    allowed |= 1 << s
+            if p < 0 or not any(short[b] for b in range(n) if b != p):
+                continue  # a lap (every seat but p pays) may follow any start
+            # With no lap the seats from the starter up to p pay: the starters from p back
+            # to the first seat with no card to spare.
+            allowed = 1 << p
+            s = (p - 1) % n
+            while s != p and not short[s]:
+                allowed |= 1 << s
+                s = (s - 1) % n
             asked[allowed] = asked.get(allowed, 0) + 1
         if not asked:
             return False
-        for group in range(1, 1 << n):
-            demand = sum(k for allowed, k in asked.items() if not allowed & ~group)
+        # A set of seats asked too much is the union of the starters of some of the rounds.
+        starts = self.starts(at)
+        kinds = list(asked.items())
+        seen = set()
+        for pick in range(1, 1 << len(kinds)):
+            group = 0
+            for i, (allowed, _) in enumerate(kinds):
+                if pick >> i & 1:
+                    group |= allowed
+            if group in seen:
+                continue
+            seen.add(group)
+            demand = sum(k for allowed, k in kinds if not allowed & ~group)
             if demand > sum(starts[x] for x in range(n) if group >> x & 1):
                 return True
         return False
@@ -567,7 +583,8 @@ class _Search:
     def short_of_money(self, at: _Position) -> bool:
         """Whether the payments' totals cannot add up to the seats' spent money: a seat's
         payments take distinct cards of its pool, so their least totals must fit in its
-        total; and a seat ``a`` that pays only in disgrace rounds pays exactly its total
+        total (a normal round left it cannot have won free, ``paid_wins``, a card at least);
+        and a seat ``a`` that pays only in disgrace rounds pays exactly its total
         there, while in each such round the seats after it, up to the taker, pay more. So
         for a set of seats that follow ``a`` in every round it may pay in (those taken
         back and those left), their totals must hold ``a``'s total, plus for each round the

@@ -48,17 +48,17 @@ them through the rules to the state.
 
 The search memoises the positions it has refuted (a position refuted by the counts alone,
 ``budgets``, ``short_by_count`` and ``short_of_starters``, refutes every position of its
-shape whose seats owe as many payments or more) and counts its work; past :data:`WORK_LIMIT` units
-(docs/verification.md gives the time measured) it stops and says so (:class:`Undecided`),
-so that hostile input costs bounded time. The answer is then "not refuted": callers accept
-the state, never refusing a reachable one. A first pass caps the work of each ``settle``
-(:data:`SETTLE_FIRST`), so that one end whose payments are many to refute does not use up
-the work an easy witness elsewhere needs, and takes most of the work (:data:`FIRST_SHARE`);
-the ends it cut short are then settled with caps growing (:data:`DEEPER`), then none, and
-once one fits, a second pass finds its history. On the explored games and on the first
-sample of standard games in docs/verification.md the search always ends within the limit;
-on a few other standard states and on hostile ones it may not (their cards may allow too
-many orders and payments to try).
+shape whose seats owe as many payments or more) and counts its work; past
+:data:`WORK_LIMIT` units (docs/verification.md gives the time measured) it stops and says
+so (:class:`Undecided`), so that hostile input costs bounded time. The answer is then "not
+refuted": callers accept the state, never refusing a reachable one. A first pass caps the
+work of each ``settle`` (:data:`SETTLE_FIRST`), so that one end whose payments are many to
+refute does not use up the work an easy witness elsewhere needs, and takes most of the
+work (:data:`FIRST_SHARE`); the ends it cut short are then settled with caps growing
+(:data:`DEEPER`), then none, and once one fits, a second pass finds its history. On the
+explored games and on the first sample of standard games in docs/verification.md the
+search always ends within the limit; on a few other standard states and on hostile ones
+it may not (their cards may allow too many orders and payments to try).
 """
 
 import bisect
@@ -463,7 +463,7 @@ class _Search:
         seats = [a for a in range(n) if pools[a] and not won[a] and not at.tokens[a]]
         if not seats:
             return False
-        starts = self.starts(at)
+        starts = self.starts(at.rounds, at.s_next)
         paid = self.paid_wins(won, starts)
         need = [self.least_spent(pools[b], len(at.tokens[b]) + paid[b]) for b in range(n)]
         takes = tuple(self.takers(at.rounds))
@@ -485,12 +485,12 @@ class _Search:
                 return True
         return False
 
-    def starts(self, at: _Position) -> list[int]:
-        """How many of the rounds left each seat started: seat 0 the first, then the taker
-        of each round the next (R6, R7), but for the latest, taken by ``at.s_next``."""
-        count = self.takers(at.rounds)
+    def starts(self, rounds: _Rounds, s_next: int) -> list[int]:
+        """How many of ``rounds`` each seat started: seat 0 the first, then the taker of
+        each round the next (R6, R7), but for the latest, taken by ``s_next``."""
+        count = self.takers(rounds)
         if any(count):
-            count[at.s_next] -= 1
+            count[s_next] -= 1
             count[0] += 1
         return count
 
@@ -533,7 +533,7 @@ class _Search:
         if not asked:
             return False
         # A set of seats asked too much is the union of the starters of some of the rounds.
-        starts = self.starts(at)
+        starts = self.starts(at.rounds, at.s_next)
         kinds = list(asked.items())
         seen = set()
         for pick in range(1, 1 << len(kinds)):
@@ -595,7 +595,7 @@ class _Search:
         disgrace = at.rounds[3]
         won = self.normal_left(at.rounds)
         need = [0] * n
-        for a, paid in enumerate(self.paid_wins(won, self.starts(at))):
+        for a, paid in enumerate(self.paid_wins(won, self.starts(at.rounds, at.s_next))):
             if paid:  # normal rounds left it paid for: a card at least each
                 if not pools[a]:
                     return True
@@ -684,13 +684,11 @@ class _Search:
         n = self.n
         disgrace = rounds[3]
         normal = self.normal_left(rounds)
-        count = self.takers(rounds)
+        took = self.takers(rounds)
+        if any(took) and not took[s_next]:
+            return None
+        count = self.starts(rounds, s_next)
         left = sum(seat >= 0 for seat in disgrace)
-        if any(count):
-            if count[s_next] == 0:
-                return None
-            count[s_next] -= 1
-            count[0] += 1  # now: how many rounds left each seat starts
         pools = self.pools
         out = []
         for a in range(n):

@@ -5,7 +5,7 @@ measures time, and only reports.
 
 Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES [STRIDE]]``;
 with ``--further [STRIDE]``, the same verdicts on twelve further samples of standard games
-(about forty minutes of CPU); with ``--hostile [STATES]``, how many random states (1,000 by
+(about ten minutes of CPU); with ``--hostile [STATES]``, how many random states (1,000 by
 default) the search stops on, in the standard game and the two largest configurations;
 with ``--undecided [COUNT]``, the first random states it stops on (4 by default), as JSON
 (``tests/data/undecided-states.json``).

@@ -463,10 +463,11 @@ class _Search:
         seats = [a for a in range(n) if pools[a] and not won[a] and not at.tokens[a]]
         if not seats:
             return False
-        starts = self.starts(at.rounds, at.s_next)
+        took = self.takers(at.rounds)
+        starts = self.starts(took, at.s_next)
         paid = self.paid_wins(won, starts)
         need = [self.least_spent(pools[b], len(at.tokens[b]) + paid[b]) for b in range(n)]
-        takes = tuple(self.takers(at.rounds))
+        takes = tuple(took)
         for a in seats:
             if not starts[a]:
                 # In each round it pays in, the seat before it bid first (it started
@@ -485,10 +486,11 @@ class _Search:
                 return True
         return False
 
-    def starts(self, rounds: _Rounds, s_next: int) -> list[int]:
-        """How many of ``rounds`` each seat started: seat 0 the first, then the taker of
-        each round the next (R6, R7), but for the latest, taken by ``s_next``."""
-        count = self.takers(rounds)
+    def starts(self, took: list[int], s_next: int) -> list[int]:
+        """How many of the rounds left each seat started, ``took`` how many each took
+        (``takers``): seat 0 the first, then the taker of each round the next (R6, R7),
+        but for the latest, taken by ``s_next``."""
+        count = list(took)
         if any(count):
             count[s_next] -= 1
             count[0] += 1
@@ -533,7 +535,7 @@ class _Search:
         if not asked:
             return False
         # A set of seats asked too much is the union of the starters of some of the rounds.
-        starts = self.starts(at.rounds, at.s_next)
+        starts = self.starts(self.takers(at.rounds), at.s_next)
         kinds = list(asked.items())
         seen = set()
         for pick in range(1, 1 << len(kinds)):
@@ -595,7 +597,8 @@ class _Search:
         disgrace = at.rounds[3]
         won = self.normal_left(at.rounds)
         need = [0] * n
-        for a, paid in enumerate(self.paid_wins(won, self.starts(at.rounds, at.s_next))):
+        starts = self.starts(self.takers(at.rounds), at.s_next)
+        for a, paid in enumerate(self.paid_wins(won, starts)):
             if paid:  # normal rounds left it paid for: a card at least each
                 if not pools[a]:
                     return True
@@ -687,7 +690,7 @@ class _Search:
         took = self.takers(rounds)
         if any(took) and not took[s_next]:
             return None
-        count = self.starts(rounds, s_next)
+        count = self.starts(took, s_next)
         left = sum(seat >= 0 for seat in disgrace)
         pools = self.pools
         out = []

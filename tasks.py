@@ -26,7 +26,7 @@ docs/records.md), ``train [ARGS...]`` (trains the learned bot with PyTorch, whic
 installs into .venv; docs/ai.md; not part of ``test``) and ``pythons [VERSION...]`` (the
 test suite under the other Pythons the package's classifiers name, default 3.12 and 3.13,
 each in its own ``.venv-VERSION``; CI runs 3.11). ``test`` and ``pytest`` start a
-throwaway PostgreSQL server for the table server's tests (tests/pg_cluster.py; Debian's
+throwaway PostgreSQL server for the table server's tests (services/pg_cluster.py; Debian's
 ``postgresql`` is installed when missing) and remove it afterwards. Only the standard
 library is used here.
 """
@@ -97,9 +97,9 @@ def browser() -> None:
 
 def postgres() -> Path | None:
     """The folder of Debian's PostgreSQL binaries, for the throwaway server of the tests and
-    the server benchmark (tests/pg_cluster.py): the ``postgresql`` package is installed
+    the server benchmark (services/pg_cluster.py): the ``postgresql`` package is installed
     with apt-get when missing (CI runs as root). ``None`` where it cannot be had."""
-    from tests.pg_cluster import find_binaries
+    from services.pg_cluster import find_binaries
 
     found = find_binaries()
     if found is not None:
@@ -119,7 +119,7 @@ def postgres_server(*, durable: bool = False) -> Iterator[None]:
     socket there and no TCP port, an unprivileged user), named to the tests in the
     environment; stopped and its directory removed afterwards, even on failure. Without
     PostgreSQL, its tests fail under CI (``CI`` set) and are skipped elsewhere."""
-    from tests.pg_cluster import ENVIRONMENT, Cluster
+    from services.pg_cluster import ENVIRONMENT, Cluster
 
     binaries = postgres()
     if binaries is None:
@@ -140,7 +140,16 @@ def lint() -> None:
 
 
 def typecheck() -> None:
-    run(BIN / "mypy", "--strict", "src", "tests", "property_tests", "verification", "benchmarks")
+    run(
+        BIN / "mypy",
+        "--strict",
+        "src",
+        "tests",
+        "property_tests",
+        "verification",
+        "benchmarks",
+        "services",
+    )
 
 
 def pytest(*args: str) -> None:

@@ -51,8 +51,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from high_society.record import validate_record
-from tests.pg_cluster import Cluster, find_binaries
-from tests.server_processes import Server, random_move, serve_command
+from services.pg_cluster import Cluster, find_binaries
+from services.server_processes import Server, random_move, serve_command
 
 #: Seats per table.
 SEATS = 3

@@ -1,6 +1,6 @@
 """The server's stores for the tests: SQLite in a temporary folder, and a new database on
 the throwaway PostgreSQL server that ``tasks.py`` starts for the test run
-(tests/pg_cluster.py). Run outside ``tasks.py``, the session starts its own PostgreSQL
+(services/pg_cluster.py). Run outside ``tasks.py``, the session starts its own PostgreSQL
 server when the binaries are installed; without them the PostgreSQL cases are skipped,
 except under CI (``CI`` set), where they fail."""
 
@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from high_society.server import create_app
-from tests.pg_cluster import Cluster, find_binaries, from_environment
+from services.pg_cluster import Cluster, find_binaries, from_environment
 
 #: The stores every server test runs on.
 STORES = ("sqlite", "postgresql")

@@ -17,7 +17,16 @@ import high_society
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src" / "high_society"
 #: Every folder of Python code in the repository.
-FOLDERS = ("src", "tests", "property_tests", "verification", "benchmarks", "examples", "docs")
+FOLDERS = (
+    "src",
+    "tests",
+    "property_tests",
+    "verification",
+    "benchmarks",
+    "services",
+    "examples",
+    "docs",
+)
 
 #: The layers of the package, lowest first: a module imports only from lower layers. Every
 #: module is listed once. The layers run tier by tier, in the order of the named tiers of
@@ -73,7 +82,7 @@ def _private(name: str) -> bool:
 
 
 #: The project's own packages: the rule is about the borders between their modules.
-PROJECT = ("high_society", "tests", "property_tests", "verification", "benchmarks")
+PROJECT = ("high_society", "tests", "property_tests", "verification", "benchmarks", "services")
 
 
 def _ours(module: str | None) -> bool:
@@ -214,6 +223,31 @@ def module_imports() -> dict[str, set[str]]:
         assert None not in deps, f"{name} imports a module the package does not have"
         graph[name] = {dep for dep in deps if dep is not None} - {name}
     return graph
+
+
+def imported_packages(tree: ast.AST) -> set[str]:
+    """The top-level packages a file imports, relative imports left out."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module.split(".")[0])
+        elif isinstance(node, ast.Import):
+            found.update(alias.name.split(".")[0] for alias in node.names)
+    return found
+
+
+def test_only_the_tests_import_from_tests() -> None:
+    """Helpers that benchmarks, verification or tasks.py need live in ``services/`` (or
+    ``property_tests/``), which the tests import too: ``tests/`` is imported by nothing else."""
+    outside = [p for p in python_files() if "tests" not in p.relative_to(ROOT).parts[:1]]
+    outside.append(ROOT / "tasks.py")
+    wrong = [
+        str(p.relative_to(ROOT))
+        for p in outside
+        if "tests" in imported_packages(ast.parse(p.read_text(encoding="utf-8")))
+    ]
+    assert wrong == []
+    assert "tests" in imported_packages(ast.parse("from tests.builders import won"))
 
 
 def test_the_import_graph_sees_every_kind_of_import() -> None:

@@ -33,8 +33,8 @@ from typing import Any
 import pytest
 
 from high_society.record import validate_record
-from tests.pg_cluster import Cluster
-from tests.server_processes import (
+from services.pg_cluster import Cluster
+from services.server_processes import (
     Server,
     app_command,
     random_move,

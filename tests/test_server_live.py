@@ -19,7 +19,7 @@ import pytest
 
 from high_society.record import replay, validate_record
 from high_society.serial import score_to_json
-from tests.server_processes import Server, serve_command, wait_for
+from services.server_processes import Server, serve_command, wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parent.parent

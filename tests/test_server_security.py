@@ -31,7 +31,7 @@ from high_society.record import loads_record, replay
 from high_society.rules import apply, new_game
 from high_society.server._store import Store, Unauthorized
 from high_society.table import Seat, seat_payload
-from tests.server_processes import random_move
+from services.server_processes import random_move
 
 THREE = {
     "seats": [

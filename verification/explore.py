@@ -52,8 +52,13 @@ from property_tests.checks import (
     state_and_turn_problems,
     transition_problems,
 )
-from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L
 from verification.boundary import check_boundary
+
+PRESTIGE = StatusCard.PRESTIGE
+FAUX_PAS = StatusCard.FAUX_PAS
+PASSE = StatusCard.PASSE
+SCANDALE = StatusCard.SCANDALE
+L = StatusCard.luxury
 
 
 @attrs.frozen

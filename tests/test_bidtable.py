@@ -76,3 +76,18 @@ def test_tables_are_built_once_per_hand_and_found_by_the_hot_path() -> None:
     first = bid_table(hand)
     assert bid_table(frozenset([8, 4, 2, 1])) is first
     assert TABLES[hand] is first
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_fewest_gives_each_totals_first_subset_of_fewest_cards(seed: int) -> None:
+    rng = random.Random(seed)
+    hand = frozenset(rng.sample([1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25], rng.randint(1, 11)))
+    table = BidTable(hand)
+    subsets = [table.cards_at(i) for i in range(len(table.totals))]
+    wanted: dict[int, frozenset[int]] = {}
+    for cards in subsets:  # in the table's order: the first of fewest cards stays
+        best = wanted.get(sum(cards))
+        if best is None or len(cards) < len(best):
+            wanted[sum(cards)] = cards
+    assert table.fewest() == tuple((t, tuple(sorted(wanted[t]))) for t in sorted(wanted))
+    assert table.fewest() is table.fewest()  # made once

@@ -199,7 +199,9 @@ NOT_LIBRARY_ERRORS = {
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",
     ("high_society.pettingzoo", "StopIteration"): "the end of agent_iter, an iterator",
     ("high_society.tournament", "ValueError"): "caught at once, raised as InvalidConfigError",
-    ("high_society.server._store", "RuntimeError"): "a database of another schema version",
+    ("high_society.server._store", "RuntimeError"): "actions missing in the database: corrupt",
+    ("high_society.server._database", "RuntimeError"): "a write after the store closed",
+    ("high_society.server._openapi", "ValueError"): "a schema the document lacks: a bug",
 }
 
 

@@ -14,6 +14,7 @@ That the servers log no token is checked on real server processes' logs
 (tests/test_server_faults.py).
 """
 
+import asyncio
 import hmac
 import json
 import random
@@ -29,7 +30,10 @@ from high_society.bots import Seen
 from high_society.observation import view
 from high_society.record import loads_record, replay
 from high_society.rules import apply, new_game
-from high_society.server._store import Store, Unauthorized
+from high_society.server._auth import Unauthorized
+from high_society.server._master import Master, SeatSpec
+from high_society.server._notify import Notifier
+from high_society.server._store import Store
 from high_society.table import Seat, seat_payload
 from services.server_processes import random_move
 
@@ -53,13 +57,18 @@ def make(client: TestClient, body: object = THREE) -> tuple[str, dict[int, str]]
     return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
 
 
+def people(*names: str) -> list[SeatSpec]:
+    return [SeatSpec("person", name=name) for name in names]
+
+
 def test_tokens_are_long_random_secrets_stored_only_as_hashes(database: str) -> None:
     store = Store(database)
+    master = Master(store, Notifier())
     try:
         given: list[str] = []
         for _ in range(20):
-            _, tokens = store.create([("person", name, None) for name in ("A", "B", "C", "D")])
-            given += [token for _, token in tokens]
+            made = asyncio.run(master.create(people("A", "B", "C", "D")))
+            given += [token for _, token in made.tokens]
         assert len(set(given)) == len(given)
         for token in given:
             assert re.fullmatch(r"[A-Za-z0-9_-]{43,}", token)  # 32 random bytes at least
@@ -80,10 +89,11 @@ def test_a_token_is_compared_in_constant_time_with_every_seats_hash(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = Store(database)
+    master = Master(store, Notifier())
     try:
-        table, tokens = store.create(
-            [("person", "Ada", None), ("person", "Ben", None), ("person", "Cy", None)]
-        )
+        made = asyncio.run(master.create(people("Ada", "Ben", "Cy")))
+        table, tokens = made.table_id, made.tokens
+        master = Master(store, Notifier())  # another process: it reads the hashes first
         compared: list[tuple[bytes, bytes]] = []
         real = hmac.compare_digest
 
@@ -95,12 +105,12 @@ def test_a_token_is_compared_in_constant_time_with_every_seats_hash(
         for asked in range(2):  # the hashes read from the database, then from memory
             for seat, token in tokens:
                 compared.clear()
-                assert store.seat_of(table, token) == seat
+                assert asyncio.run(master.seat_of(table, token)) == seat
                 assert len(compared) == 3, asked  # every seat's hash: no early exit
             compared.clear()
             wrong = tokens[0][1][:-1] + ("A" if tokens[0][1][-1] != "A" else "B")
             with pytest.raises(Unauthorized):
-                store.seat_of(table, wrong)
+                asyncio.run(master.seat_of(table, wrong))
             assert len(compared) == 3
     finally:
         store.close()

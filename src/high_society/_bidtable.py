@@ -9,7 +9,7 @@ A table depends only on the hand, so it is built once per distinct hand and kept
 from array import array
 from collections.abc import Sequence
 
-__all__ = ["TABLES", "BidTable", "bid_table"]
+__all__ = ["TABLES", "BidTable", "bid_table", "fewest_cards"]
 
 #: Every subset handed out so far, by its value mask (bit ``v`` set for money value ``v``).
 #: Tables of different hands share these frozensets, so a table holds only two arrays, and
@@ -30,7 +30,7 @@ class BidTable:
     ([1, 2, 3, 3, 4, 5, 6], [[1], [2], [1, 2], [3], [1, 3], [2, 3], [1, 2, 3]])
     """
 
-    __slots__ = ("cards", "masks", "starts", "totals")
+    __slots__ = ("_fewest", "cards", "masks", "starts", "totals")
 
     def __init__(self, hand: frozenset[int]) -> None:
         self.cards: tuple[int, ...] = tuple(sorted(hand))
@@ -61,6 +61,27 @@ class BidTable:
         wide = bool(cards) and cards[-1] >= 63  # masks of large values exceed 64 bits
         chosen = [values[full ^ (key & full)] for key in keys]
         self.masks: Sequence[int] = chosen if wide else array("q", chosen)
+        self._fewest: tuple[tuple[int, tuple[int, ...]], ...] | None = None
+
+    def fewest(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """For each total a subset adds, the first subset (in this table's order) of the
+        fewest cards that adds it: ``(total, cards in ascending order)``, by total. Made
+        on first use and kept: a server tells every seat that must act one bid per total.
+
+        >>> BidTable(frozenset({1, 2, 3})).fewest()
+        ((1, (1,)), (2, (2,)), (3, (3,)), (4, (1, 3)), (5, (2, 3)), (6, (1, 2, 3)))
+        """
+        if self._fewest is None:
+            best: dict[int, int] = {}  # total -> index of its first subset of fewest cards
+            masks, totals = self.masks, self.totals
+            for index, total in enumerate(totals):
+                known = best.get(total)
+                if known is None or masks[index].bit_count() < masks[known].bit_count():
+                    best[total] = index
+            self._fewest = tuple(
+                (total, tuple(sorted(self.cards_at(index)))) for total, index in best.items()
+            )
+        return self._fewest
 
     def cards_at(self, index: int) -> frozenset[int]:
         """The subset at ``index``, as a set of money values."""
@@ -69,6 +90,11 @@ class BidTable:
             return _SUBSETS[mask]
         except KeyError:
             return _subset(mask)
+
+
+def fewest_cards(hand: frozenset[int]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """:meth:`BidTable.fewest` of ``hand``'s (cached) table."""
+    return bid_table(hand).fewest()
 
 
 def _subset(mask: int) -> frozenset[int]:

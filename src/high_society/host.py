@@ -3,9 +3,13 @@
 A host that owns the shuffle asks :class:`Dealer` for each reveal; the state never knows the
 order of the deck (R4), so the dealer draws uniformly from the cards left when asked.
 
-:func:`play` is the only game loop of the package: the demo, the interactive ``play``
-command, :func:`~high_society.simulate.simulate` and :func:`play_game` all run it. A person
-at the table is a bot like any other, whose ``choose`` asks them (see ``high-society play``).
+:func:`turns` is the only game loop of the package: it plays the reveals and the turns of
+the seats that have a bot, and stops where a seat without one (a person) must act.
+:func:`play` runs it with a bot at every seat, to the game's end: the demo, the interactive
+``play`` command (a person at the table is a bot like any other, whose ``choose`` asks
+them), :func:`~high_society.simulate.simulate` and :func:`play_game` all do.
+:meth:`Table.advance <high_society.table.Table.advance>` runs it until a person must act,
+and the table server takes it one step at a time, committing each step before the next.
 
 >>> from high_society.bots import RandomBot
 >>> steps = list(play([RandomBot(1), RandomBot(2), RandomBot(3)], seed=4))
@@ -14,7 +18,7 @@ at the table is a bot like any other, whose ``choose`` asks them (see ``high-soc
 """
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import NamedTuple
 
 from high_society._fast import randbelow
@@ -25,7 +29,7 @@ from high_society.errors import IllegalActionError, InvalidConfigError, NoReveal
 from high_society.rules import apply, new_game
 from high_society.state import GameState, Phase
 
-__all__ = ["Dealer", "Step", "play", "play_game"]
+__all__ = ["Dealer", "Step", "play", "play_game", "turns"]
 
 
 #: Actions are values: one ``Reveal`` per card serves every game.
@@ -121,14 +125,66 @@ def play(
             raise InvalidConfigError("a seat bot plays from start: give play() the history too")
         _check_history(start, past)
     start_bots(bots, state)
+    final = yield from _loop(state, choose, draw, past if keep_history else None)
+    end_bots(bots, final)
+
+
+def turns(
+    state: GameState,
+    bots: Sequence[AnyBot | None],
+    draw: Callable[[GameState], Reveal],
+    history: Sequence[Action] = (),
+) -> Iterator[Step]:
+    """Play from ``state`` the reveals (each from ``draw(state)``) and the turns of the seats
+    that have a bot, yielding each step, until the game is over or a seat whose bot is
+    ``None`` (a person) must act. ``bots`` has one entry per seat; ``history`` is the
+    actions that led to ``state`` (a :class:`~high_society.bots.SeatBot` is told them, and
+    the actions played since). Lazy: each step is worked out when asked for, so a host may
+    commit a step before it asks for the next (the table server does). The bots' hooks are
+    not called (:func:`play` calls them).
+
+    >>> from high_society import new_game
+    >>> from high_society.bots import RandomBot
+    >>> steps = list(turns(new_game(3), [None, RandomBot(1), RandomBot(2)], Dealer(5).draw))
+    >>> [type(step.action).__name__ for step in steps]  # then seat 0, a person, must act
+    ['Reveal']
+
+    Raises:
+        InvalidConfigError: ``bots`` has not one entry per seat, or a bot has neither
+            ``choose`` nor ``choose_seen``. Raised by the call, before any step.
+        IllegalActionError: a bot chose an illegal action (it is not played).
+    """
+    if len(bots) != len(state.players):
+        seats = len(state.players)
+        raise InvalidConfigError(f"{len(bots)} bots for a game of {seats} seats: give one per seat")
+    past = list(history)
+    choose = [None if bot is None else chooser(bot, seat, past) for seat, bot in enumerate(bots)]
+    return _loop(state, choose, draw, past)
+
+
+def _loop(
+    state: GameState,
+    choose: Sequence[Callable[[GameState], Action] | None],
+    draw: Callable[[GameState], Reveal],
+    past: list[Action] | None,
+) -> Generator[Step, None, GameState]:
+    """The loop of :func:`turns` and :func:`play`: ``choose`` per seat (``None``: stop
+    there), ``past`` the history to keep up to date for seat bots (``None``: none needs
+    it). Its value is the state it stopped in."""
     while (phase := state.phase) is not _OVER:
-        action = draw(state) if phase is _REVEAL else choose[state.turn](state)
+        if phase is _REVEAL:
+            action: Action = draw(state)
+        else:
+            pick = choose[state.turn]
+            if pick is None:
+                return state
+            action = pick(state)
         after = apply(state, action)
-        if keep_history:
+        if past is not None:
             past.append(action)
         yield _new_step(Step, (state, action, after))
         state = after
-    end_bots(bots, state)
+    return state
 
 
 def _check_history(start: GameState, history: Sequence[Action]) -> None:

@@ -56,11 +56,12 @@ from collections.abc import Iterator, Mapping, Sequence
 
 import attrs
 
+from high_society._bidtable import fewest_cards
 from high_society._fields import read_int, read_list, read_object, read_status_card
 from high_society._json import JSON, JSONObject, copy_json, kind, parse_json
 from high_society._records import check_players
 from high_society._text import short_repr
-from high_society.actions import Action, Bid, Discard, Pass, Reveal
+from high_society.actions import Action, Discard, Pass, Reveal
 from high_society.bots import AnyBot, Seen, decide
 from high_society.cards import MAX_PLAYERS, STANDARD, StatusCard
 from high_society.errors import (
@@ -73,7 +74,7 @@ from high_society.errors import (
     RecordCode,
     RecordError,
 )
-from high_society.host import Step
+from high_society.host import Step, turns
 from high_society.observation import view, view_to_json
 from high_society.record import MAX_NAME_LENGTH, GameRecord
 from high_society.rules import CHANCE, LegalActions, apply, min_bid_total, new_game, to_act
@@ -92,6 +93,7 @@ __all__ = [
     "MAX_MOVE_BYTES",
     "VERSION",
     "Accepted",
+    "Move",
     "Refusal",
     "RefusalKind",
     "Seat",
@@ -99,6 +101,7 @@ __all__ = [
     "TableCode",
     "check_name",
     "payload_schema",
+    "read_move",
     "refusal_schema",
     "seat_payload",
 ]
@@ -372,10 +375,14 @@ class Table:
 
     def _play(self, action: Action) -> None:
         before = self._state
-        self._state = apply(before, action)
-        self._history.append(action)
-        self._steps.append(Step(before, action, self._state))
-        if isinstance(action, Reveal):
+        self._record(Step(before, action, apply(before, action)))
+
+    def _record(self, step: Step) -> None:
+        """Keep a step played from the state now."""
+        self._state = step.after
+        self._history.append(step.action)
+        self._steps.append(step)
+        if isinstance(step.action, Reveal):
             self._reveals += 1
 
     def bot_action(self, bot: AnyBot) -> Action:
@@ -389,38 +396,51 @@ class Table:
         """
         return decide(bot, self._state, self._history)
 
+    def autoplay(self, bots: Mapping[int, AnyBot]) -> Iterator[Action]:
+        """Play the reveals and the bots' turns one at a time, through the library's one
+        game loop (:func:`~high_society.host.turns`), yielding each action once it is
+        played, until a person must act or the game is over. Lazy: nothing is played
+        before it is asked for, so a server can commit each action before the next (the
+        table server does). ``bots`` maps each bot seat to its bot; their ``start`` and
+        ``end`` hooks are the caller's to call.
+
+        Raises:
+            InvalidConfigError: a bot seat has no bot in ``bots`` (raised by the call).
+            IllegalActionError: a bot chose an illegal action (it is not played).
+        """
+        missing = [i for i, seat in enumerate(self._seats) if seat.is_bot and i not in bots]
+        if missing:
+            raise InvalidConfigError(f"seat {missing[0]} is a bot's, but no bot was given for it")
+        chosen = [bots[i] if seat.is_bot else None for i, seat in enumerate(self._seats)]
+        return self._autoplay(turns(self._state, chosen, self._draw, self._history))
+
+    def _autoplay(self, steps: Iterator[Step]) -> Iterator[Action]:
+        for step in steps:
+            self._record(step)
+            yield step.action
+
     def advance(self, bots: Mapping[int, AnyBot]) -> list[Action]:
         """Play the reveals and the bots' turns until a person must act or the game is
-        over; return the actions played. ``bots`` maps each bot seat to its bot; the bots'
-        ``start`` and ``end`` hooks are the caller's to call.
+        over (all of :meth:`autoplay`); return the actions played. ``bots`` maps each bot
+        seat to its bot; the bots' ``start`` and ``end`` hooks are the caller's to call.
 
         Raises:
             InvalidConfigError: a bot seat has no bot in ``bots``.
             IllegalActionError: a bot chose an illegal action (it is not played).
         """
-        played: list[Action] = []
-        while True:
-            actor = to_act(self._state)
-            if actor is None:
-                return played
-            if actor is CHANCE:
-                played.append(self.reveal())
-                continue
-            assert isinstance(actor, int)
-            if not self._seats[actor].is_bot:
-                return played
-            bot = bots.get(actor)
-            if bot is None:
-                raise InvalidConfigError(f"seat {actor} is a bot's, but no bot was given for it")
-            action = self.bot_action(bot)
-            self.play(action)
-            played.append(action)
+        return list(self.autoplay(bots))
+
+    def _draw(self, state: GameState) -> Reveal:
+        """The next card of the secret order (what :func:`~high_society.host.turns` asks
+        for a reveal; the steps before it are recorded by then)."""
+        return Reveal(self._order[self._reveals])
 
     def submit(self, seat: int, move: object) -> Accepted | Refusal:
-        """Take a move from ``seat`` (untrusted bytes, text or parsed JSON) and play it, or
-        say why not. A move is ``{"action": ACTION}`` or ``{"action": ACTION, "number": N}``,
-        ``ACTION`` in the recorded-game form (``{"type": "bid", "player": 1, "cards": [3,
-        4]}``). With ``number`` (the :attr:`number` the seat last saw), a move is played
+        """Take a move from ``seat`` (untrusted bytes, text or parsed JSON, or a
+        :class:`Move` already read by :func:`read_move`) and play it, or say why not. A
+        move is ``{"action": ACTION}`` or ``{"action": ACTION, "number": N}``, ``ACTION`` in
+        the recorded-game form (``{"type": "bid", "player": 1, "cards": [3, 4]}``). With
+        ``number`` (the :attr:`number` the seat last saw), a move is played
         only as the table's next action, and a retry of the action already played with
         that number is accepted again without being played twice (``duplicate``).
 
@@ -438,12 +458,16 @@ class Table:
             raise InvalidSeatError(
                 f"{short_repr(seat)} is not a seat (seats are 0 to {len(self._seats) - 1})"
             )
-        try:
-            action, number = _read_move(move)
-        except RecordError as error:
-            return Refusal(
-                RefusalKind.MALFORMED, error.code.value, error.message, error.path, error
-            )
+        if isinstance(move, Move):
+            action, number = move.action, move.number
+        else:
+            try:
+                read = read_move(move)
+            except RecordError as error:
+                return Refusal(
+                    RefusalKind.MALFORMED, error.code.value, error.message, error.path, error
+                )
+            action, number = read.action, read.number
         if isinstance(action, Reveal):
             message = "a client may not reveal a card: the table deals (R4)"
             code = TableCode.CLIENT_MAY_NOT_REVEAL.value
@@ -642,7 +666,34 @@ def _card_rank(card: StatusCard) -> int:
     return _RANK[card]
 
 
-def _read_move(move: object) -> tuple[Bid | Pass | Discard | Reveal, int | None]:
+@attrs.frozen
+class Move:
+    """A move as a client sends it, read (:func:`read_move`) but not yet checked against a
+    table.
+
+    Attributes:
+        action: the action (a reveal too: :meth:`Table.submit` refuses it).
+        number: the table's number the client saw when it chose, or ``None`` when the move
+            came without one (then it is played whatever the number, with no protection
+            against a retry being played twice).
+    """
+
+    action: Action
+    number: int | None = None
+
+
+def read_move(move: object) -> Move:
+    """Read a move from untrusted input: bytes or text of JSON (at most
+    :data:`MAX_MOVE_BYTES`), or parsed JSON. A move is ``{"action": ACTION}`` or
+    ``{"action": ACTION, "number": N}``, ``ACTION`` in the recorded-game form.
+
+    >>> read_move(b'{"action": {"type": "pass", "player": 2}, "number": 7}')
+    Move(action=Pass(seat=2), number=7)
+
+    Raises:
+        RecordError: not a move (``NOT_JSON``, ``TOO_LARGE``, ``WRONG_TYPE``,
+            ``MISSING_KEY``, ``UNKNOWN_KEY``, ``BAD_NUMBER`` ...), its JSON path named.
+    """
     if isinstance(move, str | bytes | bytearray):
         value: object = parse_json(
             bytes(move) if isinstance(move, bytearray) else move, limit=MAX_MOVE_BYTES
@@ -655,7 +706,7 @@ def _read_move(move: object) -> tuple[Bid | Pass | Discard | Reveal, int | None]
         number = read_int(number, "$.number", None, "a move's number")
         if number < 0:
             raise RecordError(_C.BAD_NUMBER, "a move's number must be 0 or more", path="$.number")
-    return action_from_json(obj["action"], path="$.action"), number
+    return Move(action_from_json(obj["action"], path="$.action"), number)
 
 
 # --- The payload ------------------------------------------------------------------------------
@@ -793,38 +844,16 @@ def _legal(state: GameState, seat: int) -> JSONObject:
         cards: list[JSON] = [a.card.value for a in legal if isinstance(a, Discard)]
         return {"count": len(legal), "pass": False, "bids": [], "discards": cards}
     face_up = state.players[seat].bid
-    bids: list[JSON] = [
-        {"total": face_up + added, "cards": [*cards]}
-        for added, cards in _fewest(state.players[seat].hand, legal.bids())
-    ]
+    legal_bids = legal.bids()
+    bids: list[JSON] = []
+    if legal_bids:
+        # The legal bids are every subset of the hand adding at least the first one's total.
+        fewest = fewest_cards(state.players[seat].hand)
+        bids = [
+            {"total": face_up + added, "cards": [*cards]}
+            for added, cards in fewest[bisect_left(fewest, (legal_bids[0].total,)) :]
+        ]
     return {"count": len(legal), "pass": Pass(seat) in legal, "bids": bids, "discards": []}
-
-
-#: _fewest's answers by hand and legal bids (the legal bids of a hand are a suffix of all
-#: its bids sorted by total, so their number and first bid say which): a payload is built
-#: for every move, and listing up to 2,047 bids to find these is its costliest part.
-_FEWEST: dict[
-    tuple[frozenset[int], int, frozenset[int] | None], tuple[tuple[int, tuple[int, ...]], ...]
-] = {}
-_FEWEST_LIMIT = 8192
-
-
-def _fewest(hand: frozenset[int], bids: Sequence[Bid]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """For each total the bids add, the first bid of fewest cards adding it: ``(total,
-    cards in ascending order)``, by total."""
-    key = (hand, len(bids), bids[0].cards if bids else None)
-    found = _FEWEST.get(key)
-    if found is None:
-        fewest: dict[int, frozenset[int]] = {}
-        for bid in bids:
-            best = fewest.get(bid.total)
-            if best is None or len(bid.cards) < len(best):
-                fewest[bid.total] = bid.cards
-        found = tuple((total, tuple(sorted(fewest[total]))) for total in sorted(fewest))
-        if len(_FEWEST) >= _FEWEST_LIMIT:
-            _FEWEST.clear()
-        _FEWEST[key] = found
-    return found
 
 
 def _result(state: GameState) -> JSONObject:

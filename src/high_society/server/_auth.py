@@ -1,0 +1,59 @@
+"""Seats' tokens: made, hashed for the store, and matched in constant time.
+
+A token is 43 characters of URL-safe base64 (32 random bytes, ``secrets``); the store
+keeps only its SHA-256, so a copy of the database does not give the tokens away.
+"""
+
+import hashlib
+import hmac
+import re
+import secrets
+
+__all__ = [
+    "MAX_TOKEN_LENGTH",
+    "TOKEN_BYTES",
+    "Unauthorized",
+    "hash_token",
+    "new_token",
+    "seat_by_token",
+]
+
+#: Bytes of randomness in a seat's token (43 characters of URL-safe base64).
+TOKEN_BYTES = 32
+#: The longest token read (longer ones are refused before hashing).
+MAX_TOKEN_LENGTH = 64
+
+_GOOD_TOKEN = re.compile(f"[A-Za-z0-9_-]{{1,{MAX_TOKEN_LENGTH}}}")
+
+
+class Unauthorized(Exception):
+    """The token is missing, malformed, or is no seat's token at that table."""
+
+
+def new_token() -> str:
+    """A new seat's token."""
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode("ascii")).hexdigest()
+
+
+def seat_by_token(token: object, hashes: dict[str, int]) -> int:
+    """The seat whose stored hash is the token's: every hash is compared, each in constant
+    time, so the time taken says nothing of which one matched or how much of it.
+
+    Raises:
+        Unauthorized: a malformed token, or none of ``hashes``.
+    """
+    if not isinstance(token, str) or _GOOD_TOKEN.fullmatch(token) is None:
+        raise Unauthorized
+    given = hash_token(token).encode()
+    found = None
+    for stored, seat in hashes.items():
+        if hmac.compare_digest(given, stored.encode()) and found is None:
+            found = seat
+    if found is None:
+        raise Unauthorized
+    return found

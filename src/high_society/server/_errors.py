@@ -1,0 +1,180 @@
+"""The one shape of every error answer, ``{"kind", "code", "message", "path"}``, and what
+makes it: the kinds and their HTTP statuses, the library's and the store's errors mapped to
+it, and the handlers that give it to FastAPI's own errors too (an unknown path, a wrong
+method).
+"""
+
+import enum
+import logging
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+
+from high_society.errors import HighSocietyError, RecordError
+from high_society.serial import JSONObject, error_to_json
+from high_society.server._auth import Unauthorized
+from high_society.server._encoding import fast_json
+from high_society.server._master import Busy
+from high_society.server._store import Conflict, NotFound, is_unavailable
+from high_society.table import Refusal, RefusalKind
+
+__all__ = ["ApiError", "ErrorKind", "answer", "error_for", "on_api_error", "on_http_error"]
+
+log = logging.getLogger("high_society.server")
+
+
+class ErrorKind(enum.StrEnum):
+    """Every ``kind`` of an error answer, each with one HTTP status (:data:`STATUS`)."""
+
+    #: Not JSON, or not of the request's form (400).
+    MALFORMED = "malformed"
+    #: No token, or not a seat's token at this table (401).
+    UNAUTHORIZED = "unauthorized"
+    #: A reveal: the table deals (403, R4).
+    NOT_ALLOWED = "not_allowed"
+    #: An action for another seat (403).
+    NOT_YOUR_SEAT = "not_your_seat"
+    #: No such table, or no such path (404).
+    NOT_FOUND = "not_found"
+    #: The path exists, but not for this method (405).
+    WRONG_METHOD = "wrong_method"
+    #: A move numbered for another moment (409).
+    WRONG_NUMBER = "wrong_number"
+    #: The table cannot do that now: it waits for players, has no open seat, the name is
+    #: taken (409).
+    CONFLICT = "conflict"
+    #: A body or a header over its bound (413).
+    TOO_LARGE = "too_large"
+    #: Well formed and your own, but the rules forbid it now (422).
+    ILLEGAL = "illegal"
+    #: Too many streams or tables for this seat or client, or made too fast (429).
+    TOO_MANY = "too_many"
+    #: The database cannot answer now, or the server is at a bound (503).
+    UNAVAILABLE = "unavailable"
+
+
+#: The HTTP status of each kind.
+STATUS = {
+    ErrorKind.MALFORMED: 400,
+    ErrorKind.UNAUTHORIZED: 401,
+    ErrorKind.NOT_ALLOWED: 403,
+    ErrorKind.NOT_YOUR_SEAT: 403,
+    ErrorKind.NOT_FOUND: 404,
+    ErrorKind.WRONG_METHOD: 405,
+    ErrorKind.WRONG_NUMBER: 409,
+    ErrorKind.CONFLICT: 409,
+    ErrorKind.TOO_LARGE: 413,
+    ErrorKind.ILLEGAL: 422,
+    ErrorKind.TOO_MANY: 429,
+    ErrorKind.UNAVAILABLE: 503,
+}
+assert {k.value for k in RefusalKind} <= {k.value for k in ErrorKind}
+
+
+class ApiError(Exception):
+    """An error answer: its kind (which says the HTTP status), a stable code, a message
+    for people, and where in the request the problem is (a JSON path). ``retry_after``:
+    seconds after which the request may be sent again (429, 503)."""
+
+    def __init__(
+        self,
+        kind: ErrorKind,
+        code: str,
+        message: str,
+        path: str = "$",
+        *,
+        retry_after: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.status = STATUS[kind]
+        self.body: JSONObject = {"kind": kind.value, "code": code, "message": message, "path": path}
+        self.retry_after = retry_after
+
+
+def malformed(error: RecordError) -> ApiError:
+    """The answer to input the library refused."""
+    return ApiError(ErrorKind.MALFORMED, error.code.value, error.message, error.path)
+
+
+def refused(refusal: Refusal) -> ApiError:
+    """The answer to a move the table refused."""
+    return ApiError(ErrorKind(refusal.kind.value), refusal.code, refusal.message, refusal.path)
+
+
+def error_for(error: Exception) -> ApiError:
+    """The answer to an error of the master, the store or the library; any other error is
+    raised again (a bug: the server answers 500 and logs it).
+
+    Raises:
+        Exception: ``error`` itself, when it is none of those.
+    """
+    if isinstance(error, ApiError):
+        return error
+    if isinstance(error, NotFound):
+        return ApiError(ErrorKind.NOT_FOUND, "NO_SUCH_TABLE", "there is no such table")
+    if isinstance(error, Unauthorized):
+        return ApiError(
+            ErrorKind.UNAUTHORIZED, "BAD_TOKEN", "the token is not a seat's at this table"
+        )
+    if isinstance(error, Conflict):
+        return ApiError(ErrorKind.CONFLICT, error.code, error.message)
+    if isinstance(error, Busy):
+        return ApiError(
+            ErrorKind.UNAVAILABLE, "BUSY", "the table is busy: try again", retry_after=1
+        )
+    if isinstance(error, HighSocietyError):
+        data = error_to_json(error)
+        code, message = str(data["code"]), str(data["message"])
+        return ApiError(ErrorKind.MALFORMED, code, message, str(data.get("path", "$")))
+    if is_unavailable(error):
+        log.warning("the database cannot answer: %s", str(error).split("\n", 1)[0][:300])
+        return ApiError(
+            ErrorKind.UNAVAILABLE,
+            "UNAVAILABLE",
+            "the database cannot answer now: try again",
+            retry_after=1,
+        )
+    raise error
+
+
+def answer(error: ApiError) -> Response:
+    """The HTTP answer of ``error``."""
+    headers = {}
+    if error.status == 401:
+        headers["WWW-Authenticate"] = "Bearer"
+    if error.retry_after is not None:
+        headers["Retry-After"] = str(error.retry_after)
+    return Response(
+        fast_json(error.body), error.status, headers=headers, media_type="application/json"
+    )
+
+
+async def on_api_error(_: Request, error: Exception) -> Response:
+    """FastAPI's handler of :class:`ApiError`."""
+    assert isinstance(error, ApiError)
+    return answer(error)
+
+
+async def on_http_error(_: Request, error: Exception) -> Response:
+    """FastAPI's handler of its own HTTP errors (no such path, a wrong method): the same
+    shape as every other error."""
+    assert isinstance(error, HTTPException)
+    if error.status_code == 405:
+        allowed = (error.headers or {}).get("Allow", "")
+        made = ApiError(
+            ErrorKind.WRONG_METHOD,
+            "METHOD_NOT_ALLOWED",
+            f"this path answers {allowed or 'other methods'}",
+        )
+        response = answer(made)
+        if allowed:
+            response.headers["Allow"] = allowed
+        return response
+    if error.status_code == 404:
+        return answer(ApiError(ErrorKind.NOT_FOUND, "NO_SUCH_PATH", "there is no such path"))
+    kind = next((k for k, status in STATUS.items() if status == error.status_code), None)
+    if kind is None:
+        kind = ErrorKind.MALFORMED
+    return answer(ApiError(kind, "HTTP_" + str(error.status_code), str(error.detail)))

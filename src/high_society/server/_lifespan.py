@@ -1,0 +1,101 @@
+"""A server process's background work, from start to stop: the sweep that lets the bots and
+the dealer of every table play (after a restart, or when another process stopped), the
+streams' clocks, and learning of the actions other processes commit (PostgreSQL tells:
+``LISTEN``; on SQLite the versions of the tables streamed here are read every
+``poll_seconds``)."""
+
+import asyncio
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from high_society.server._master import Master
+from high_society.server._notify import Notifier
+from high_society.server._store import Store, is_unavailable
+from high_society.server._streams import Watcher
+
+__all__ = ["Background"]
+
+log = logging.getLogger("high_society.server")
+
+
+class Background:
+    """The background tasks of one process (see the module's description)."""
+
+    def __init__(
+        self,
+        store: Store,
+        master: Master,
+        notifier: Notifier,
+        watcher: Watcher,
+        *,
+        sweep_seconds: float,
+        poll_seconds: float,
+    ) -> None:
+        self._store = store
+        self._master = master
+        self._notifier = notifier
+        self._watcher = watcher
+        self._sweep_seconds = sweep_seconds
+        self._poll_seconds = poll_seconds
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._stop = threading.Event()
+        self._listener: threading.Thread | None = None
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._tasks = [loop.create_task(self._sweep()), loop.create_task(self._watcher.run())]
+        if self._store.is_postgres:
+            self._listener = threading.Thread(
+                target=self._store.listen,
+                args=(self._learnt(loop), self._notifier.notify_all, self._stop),
+                name="high-society-listen",
+                daemon=True,
+            )
+            self._listener.start()
+        else:
+            self._tasks.append(loop.create_task(self._poll()))
+
+    async def stop(self) -> None:
+        self._stop.set()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._listener is not None:
+            await asyncio.to_thread(self._listener.join, 10)
+
+    def _learnt(self, loop: asyncio.AbstractEventLoop) -> Callable[[str, int, str], None]:
+        """What the listener thread calls for each action another process committed."""
+
+        def deliver(table_id: str, version: int, action: str) -> None:
+            if not loop.is_closed():
+                loop.call_soon_threadsafe(self._master.learn, table_id, version, action)
+
+        return deliver
+
+    async def _sweep(self) -> None:
+        """Let the bots and the dealer play wherever they must act, every sweep."""
+        while True:
+            try:
+                self._master.schedule(await asyncio.to_thread(self._store.due))
+            except Exception as error:
+                if not is_unavailable(error):
+                    log.exception("the sweep failed")
+            await asyncio.sleep(self._sweep_seconds)
+
+    async def _poll(self) -> None:
+        """SQLite: the versions of the tables streamed here, read together every
+        ``poll_seconds``; a later one wakes its streams."""
+        while True:
+            await asyncio.sleep(self._poll_seconds)
+            watched = self._notifier.watched()
+            if not watched:
+                continue
+            try:
+                versions = await asyncio.to_thread(self._store.versions, watched)
+            except Exception as error:
+                if not is_unavailable(error):
+                    log.exception("reading the streamed tables' versions failed")
+                continue
+            for table_id, version in versions.items():
+                self._notifier.wake(table_id, version)

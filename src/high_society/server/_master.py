@@ -1,0 +1,551 @@
+"""The master: the game side of the server, between the HTTP face and the store.
+
+A move goes through it in the order of boardgame.io's master: the seat is authenticated
+(its token matched), the move (read at the edge) is checked and played by the reducer on
+a copy of the table kept in memory, with the reveal it makes due, the actions are
+committed to the store in one trip (which holds only if no other process moved the table
+on meanwhile: then the table is read again and the move checked again), and only then is
+the move acknowledged and announced to the streams. Each seat is sent its own view,
+built once per version of the table and seat and served to every reader of it.
+
+The bots and the dealer play through the library's one game loop
+(:meth:`Table.autoplay <high_society.table.Table.autoplay>`), one step at a time: each
+step is worked out in a thread of the bots' own pool (a search bot thinks for a while; the
+event loop never waits for it), committed, announced, and followed by an awaited pause
+(``bot_delay``), so people can follow.
+
+The copies kept here only save replaying the actions: each is checked against the store's
+version before it answers anyone, and the store decides every race.
+"""
+
+import asyncio
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+import attrs
+
+from high_society.actions import Action
+from high_society.bots import AnyBot
+from high_society.errors import HighSocietyError
+from high_society.record import dumps_record
+from high_society.rules import CHANCE, to_act
+from high_society.serial import action_from_json, action_to_json
+from high_society.server._auth import hash_token, new_token, seat_by_token
+from high_society.server._bots import TableBot
+from high_society.server._encoding import fast_json
+from high_society.server._notify import Notifier
+from high_society.server._store import Conflict, NotFound, Opening, SeatRow, Store, is_unavailable
+from high_society.table import Accepted, Move, Refusal, Seat, Table
+
+__all__ = ["Busy", "Created", "Game", "Master", "Played", "SeatSpec"]
+
+log = logging.getLogger("high_society.server")
+
+T = TypeVar("T")
+
+#: How many tables a process keeps in memory (the latest copy, the payloads built of it),
+#: and the token hashes of how many.
+CACHE_TABLES = 2048
+#: Payloads kept per table (each seat's, from a few starting points).
+_PAYLOADS_PER_TABLE = 16
+#: How many times a move is checked again after another process moved its table on.
+_TRIES = 4
+
+
+class Busy(Exception):
+    """Other processes moved the table on each time this one was about to commit: try
+    again."""
+
+
+@attrs.frozen
+class SeatSpec:
+    """A seat of a table to make: ``kind`` ``person`` (with a checked ``name``), ``bot``
+    (with a ``bot`` label of :data:`~high_society.server.BOTS`) or ``open``."""
+
+    kind: str
+    name: str | None = None
+    bot: str | None = None
+
+
+@attrs.frozen
+class Created:
+    """A table just made: its id, whether it started (no seat open), and each person's
+    seat and token."""
+
+    table_id: str
+    started: bool
+    tokens: tuple[tuple[int, str], ...]
+
+
+@attrs.frozen
+class Played:
+    """What a move's answer says: the table's outcome, and the table's number and who acts
+    after it (a seat, ``"chance"``, or ``None`` once the game is over)."""
+
+    outcome: Accepted | Refusal
+    number: int
+    to_act: int | str | None
+
+
+class Game:
+    """What the master keeps of a table: its latest copy, never played on (a move plays
+    on a copy, which replaces it), its bot seed, and the payloads built at its version."""
+
+    __slots__ = ("bot_seed", "payloads", "table")
+
+    def __init__(self, table: Table, bot_seed: int) -> None:
+        self.table = table
+        self.bot_seed = bot_seed
+        self.payloads: dict[tuple[int, int], bytes] = {}
+
+    def payload(self, seat: int, since: int) -> bytes:
+        """The seat's payload (JSON), built once per seat and ``since`` at this version."""
+        key = (seat, since)
+        found = self.payloads.get(key)
+        if found is None:
+            found = fast_json(self.table.payload(seat, since))
+            if len(self.payloads) >= _PAYLOADS_PER_TABLE:
+                self.payloads.clear()
+            self.payloads[key] = found
+        return found
+
+
+def _next(table: Table) -> str:
+    """Who acts next, as the store keeps it for the sweep."""
+    actor = to_act(table.state)
+    if actor is None:
+        return "none"
+    if actor is CHANCE:
+        return "chance"
+    assert isinstance(actor, int)
+    return "bot" if table.seats[actor].is_bot else "person"
+
+
+def _to_act(table: Table) -> int | str | None:
+    actor = to_act(table.state)
+    return "chance" if actor is CHANCE else actor
+
+
+def _status(table: Table) -> str:
+    return "over" if table.is_over else "playing"
+
+
+def _text(action: Action) -> str:
+    return json.dumps(action_to_json(action), separators=(",", ":"))
+
+
+def _opening(table: Table) -> Opening:
+    """A full table's start: its setup (the snapshot without actions: the seats and the
+    secret order) and its first card revealed."""
+    snapshot = table.snapshot()
+    snapshot["actions"] = []
+    reveal = table.reveal()
+    setup = json.dumps(snapshot, separators=(",", ":"))
+    return Opening(setup, (_text(reveal),), _status(table), _next(table))
+
+
+class Master:
+    """The game side of one server process (see the module's description). Every
+    coroutine runs in the event loop that :meth:`start` binds; the store is called from
+    threads of the master's own pools.
+
+    ``bot_delay``: seconds of pause after each automatic action of a table.
+    ``bot_threads``: how many tables' bots think at once.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        notifier: Notifier,
+        *,
+        bot_delay: float = 0.0,
+        bot_threads: int = 2,
+        store_threads: int = 16,
+    ) -> None:
+        self._store = store
+        self._notifier = notifier
+        self._bot_delay = bot_delay
+        self._games: OrderedDict[str, Game] = OrderedDict()
+        self._tokens: OrderedDict[str, dict[str, int]] = OrderedDict()
+        self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+        self._playing: set[str] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="high-society-bot")
+        self._io = ThreadPoolExecutor(store_threads, thread_name_prefix="high-society-store")
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Bind the master to the event loop it serves in."""
+        self._loop = loop
+
+    async def close(self) -> None:
+        """Stop the tables' automatic play and the pools (the writes under way end)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._bots.shutdown(wait=False, cancel_futures=True)
+        self._io.shutdown(wait=True)
+
+    @property
+    def playing(self) -> int:
+        """How many tables' bots or dealer play in this process now."""
+        return len(self._playing)
+
+    # --- Making and joining tables ----------------------------------------------------------
+
+    async def create(self, specs: Sequence[SeatSpec]) -> Created:
+        """Make a table: a person's seat gets a token; bots are named after their kind and
+        seat, never like a person; with no seat open the table starts at once, its deck
+        shuffled (``secrets.SystemRandom``) and its first card revealed."""
+        table_id = secrets.token_urlsafe(12)
+        names = [spec.name for spec in specs if spec.name is not None]
+        rows: list[SeatRow] = []
+        tokens: list[tuple[int, str]] = []
+        hashes: dict[str, int] = {}
+        for seat, spec in enumerate(specs):
+            name, token_hash = spec.name, None
+            if spec.kind == "person":
+                token = new_token()
+                tokens.append((seat, token))
+                token_hash = hash_token(token)
+                hashes[token_hash] = seat
+            elif spec.kind == "bot":
+                assert spec.bot is not None
+                name = f"{spec.bot.capitalize()} bot {seat + 1}"
+                while name in names:
+                    name += "'"
+                names.append(name)
+            rows.append(SeatRow(seat, spec.kind, name, spec.bot, token_hash))
+        table = None
+        opening = None
+        if all(row.kind != "open" for row in rows):
+            table = Table([Seat(str(row.name), row.bot) for row in rows])
+            opening = _opening(table)
+        bot_seed = secrets.randbits(62)
+        await self._in_store(self._store.create, table_id, rows, bot_seed, opening)
+        if table is not None:
+            self._keep_tokens(table_id, hashes)
+            self._keep(table_id, Game(table, bot_seed))
+        return Created(table_id, table is not None, tuple(tokens))
+
+    async def join(self, table_id: str, name: str) -> tuple[int, str]:
+        """Give the first open seat to the person ``name``; return the seat and its token.
+        The table starts once no seat is open.
+
+        Raises:
+            NotFound, Conflict: no such table; no open seat, or the name is taken.
+        """
+        token = new_token()
+        made: list[Table] = []
+
+        def opening(rows: tuple[SeatRow, ...]) -> Opening:
+            table = Table([Seat(str(row.name), row.bot) for row in rows])
+            made.append(table)
+            return _opening(table)
+
+        seat, started = await self._in_store(
+            self._store.join, table_id, name, hash_token(token), opening
+        )
+        if started:
+            self._forget(table_id)  # read back with its seed when first needed
+            self._schedule(table_id)
+        return seat, token
+
+    async def lobby(self, table_id: str) -> Any:
+        """The table's public description (:class:`~high_society.server._store.Lobby`).
+
+        Raises:
+            NotFound: no such table.
+        """
+        return await self._in_store(self._store.lobby, table_id)
+
+    async def seat_of(self, table_id: str, token: object) -> int:
+        """The seat whose token ``token`` is (its hashes read once per process, once every
+        seat is taken: they never change then).
+
+        Raises:
+            NotFound, Unauthorized: no such table; no seat of it has that token.
+        """
+        hashes = self._tokens.get(table_id)
+        if hashes is not None:
+            self._tokens.move_to_end(table_id)
+            return seat_by_token(token, hashes)
+        read, final = await self._in_store(self._store.hashes, table_id)
+        if final:
+            self._keep_tokens(table_id, read)
+        return seat_by_token(token, read)
+
+    # --- Playing ----------------------------------------------------------------------------
+
+    async def submit(self, table_id: str, seat: int, move: Move) -> Played:
+        """Check a seat's move against the table and, accepted, commit it with the reveal it
+        makes due, before this returns. A refusal changes nothing. The work goes on if the
+        caller is cancelled (its client gone): a move is committed whole or not at all.
+
+        Raises:
+            NotFound, Conflict: no such table; it waits for players.
+            Busy: the table moved on under this process each time it was about to commit.
+        """
+        return await asyncio.shield(self._submit(table_id, seat, move))
+
+    async def _submit(self, table_id: str, seat: int, move: Move) -> Played:
+        async with self._writing(table_id):
+            for _ in range(_TRIES):
+                game = await self._game(table_id, fresh=False)
+                before = game.table
+                table = before.copy()
+                outcome = table.submit(seat, move)
+                if isinstance(outcome, Refusal) or outcome.duplicate:
+                    if isinstance(outcome, Accepted) or await self._is_current(table_id, before):
+                        return Played(outcome, before.number, _to_act(before))
+                    continue
+                if to_act(table.state) is CHANCE:  # the move ended an auction: deal
+                    table.reveal()
+                if await self._commit(table_id, before.number, table, seat, game.bot_seed):
+                    return Played(outcome, table.number, _to_act(table))
+            raise Busy(table_id)
+
+    async def _commit(
+        self, table_id: str, before: int, table: Table, seat: int | None, bot_seed: int
+    ) -> bool:
+        """Commit the actions ``table`` played since number ``before`` (the first by
+        ``seat``); keep and announce the new table, and let its bots or dealer play. On
+        ``False`` the store's version had moved: the copy kept here is dropped."""
+        history = table.history
+        played = [
+            (_text(action), seat if i == 0 else None) for i, action in enumerate(history[before:])
+        ]
+        status, actor = _status(table), _next(table)
+        store = self._store
+        if store.writes_in_background:
+            loop = asyncio.get_running_loop()
+            future: asyncio.Future[bool] = loop.create_future()
+
+            def done(value: bool | None, error: BaseException | None) -> None:
+                loop.call_soon_threadsafe(_settle, future, value, error)
+
+            store.append_then(table_id, before, played, status, actor, done)
+            committed = await future
+        else:
+            committed = await self._in_store(store.append, table_id, before, played, status, actor)
+        if not committed:
+            self._forget(table_id)
+            return False
+        self._keep(table_id, Game(table, bot_seed))
+        if actor in ("bot", "chance"):
+            self._schedule(table_id)
+        return True
+
+    # --- What a seat is sent ----------------------------------------------------------------
+
+    async def payload(self, table_id: str, seat: int, since: int) -> bytes:
+        """The seat's payload (JSON) at the table's committed version, the history from
+        ``since`` (at most the table's number).
+
+        Raises:
+            NotFound, Conflict: no such table; it waits for players.
+        """
+        game = await self._game(table_id, fresh=True)
+        return game.payload(seat, min(since, game.table.number))
+
+    async def at_least(self, table_id: str, version: int | None) -> Game:
+        """The table at version ``version`` or later (a version known to be committed: a
+        notification's), from the copy kept here when it is that recent; else read."""
+        game = self._games.get(table_id)
+        if game is not None and version is not None and game.table.number >= version:
+            return game
+        return await self._game(table_id, fresh=True)
+
+    async def record(self, table_id: str) -> str:
+        """The game so far as a v1 record (JSON text).
+
+        Raises:
+            NotFound, Conflict: no such table; it waits for players.
+        """
+        game = await self._game(table_id, fresh=True)
+        return dumps_record(game.table.record())
+
+    # --- The tables kept here ---------------------------------------------------------------
+
+    async def _game(self, table_id: str, *, fresh: bool) -> Game:
+        """The table: the copy kept here, checked against the store's version when
+        ``fresh`` (a read that never waits on SQLite; a trip to the database on
+        PostgreSQL, which also reads the actions the copy lacks), or read."""
+        game = self._games.get(table_id)
+        if game is not None:
+            if not fresh:
+                self._games.move_to_end(table_id)
+                return game
+            peeked = self._store.peek_version(table_id)
+            if peeked is not None and peeked[1] == game.table.number:
+                self._games.move_to_end(table_id)
+                return game
+        return await self._read(table_id, game)
+
+    async def _is_current(self, table_id: str, table: Table) -> bool:
+        """Whether ``table`` is at the store's version (a refusal made on it stands)."""
+        peeked = self._store.peek_version(table_id)
+        if peeked is None:
+            _, version = await self._in_store(self._store.version, table_id)
+        else:
+            version = peeked[1]
+        if version == table.number:
+            return True
+        self._forget(table_id)
+        return False
+
+    async def _read(self, table_id: str, game: Game | None) -> Game:
+        """The table read from the store: the actions since the copy kept here, or all."""
+        since = 0 if game is None else game.table.number
+        stored = await self._in_store(self._store.read, table_id, since, setup=game is None)
+        if game is None:
+            assert stored.setup is not None
+            table = Table.restore(stored.setup)
+        elif stored.version == game.table.number:
+            return game
+        elif stored.version < game.table.number:  # the database went back: read it whole
+            self._forget(table_id)
+            return await self._read(table_id, None)
+        else:
+            table = game.table.copy()
+        for text in stored.actions:
+            table.play(action_from_json(json.loads(text)))
+        self._keep(table_id, Game(table, stored.bot_seed))
+        return self._games[table_id]
+
+    def _keep(self, table_id: str, game: Game) -> None:
+        """Keep ``game`` as the table's latest copy here, unless a later one is kept; wake
+        the table's streams."""
+        kept = self._games.get(table_id)
+        if kept is None or kept.table.number < game.table.number:
+            self._games[table_id] = game
+            self._games.move_to_end(table_id)
+            while len(self._games) > CACHE_TABLES:
+                self._games.popitem(last=False)
+        self._notifier.wake(table_id, game.table.number)
+
+    def _forget(self, table_id: str) -> None:
+        self._games.pop(table_id, None)
+
+    def _keep_tokens(self, table_id: str, hashes: dict[str, int]) -> None:
+        self._tokens[table_id] = hashes
+        while len(self._tokens) > CACHE_TABLES:
+            self._tokens.popitem(last=False)
+
+    def learn(self, table_id: str, version: int, action: str) -> None:
+        """Another process committed ``action`` (JSON text) as the table's action number
+        ``version - 1`` (PostgreSQL told us): play it on the copy kept here when that is
+        just before it, so that the streams here send it without a read; wake them."""
+        game = self._games.get(table_id)
+        if game is not None and game.table.number == version - 1:
+            table = game.table.copy()
+            try:
+                table.play(action_from_json(json.loads(action)))
+            except (HighSocietyError, ValueError) as error:  # a read sets the copy right
+                log.debug("table %s: notified action %s not played: %s", table_id, version, error)
+                self._forget(table_id)
+            else:
+                self._keep(table_id, Game(table, game.bot_seed))
+                return
+        self._notifier.wake(table_id, version)
+
+    # --- The bots and the dealer ------------------------------------------------------------
+
+    def _schedule(self, table_id: str) -> None:
+        """Let the table's bots and dealer play, unless they already do here."""
+        if table_id in self._playing or self._loop is None:
+            return
+        self._playing.add(table_id)
+        task = self._loop.create_task(self._autoplay(table_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def schedule(self, table_ids: Sequence[str]) -> None:
+        """:meth:`_schedule` each of ``table_ids`` (the sweep's finds)."""
+        for table_id in table_ids:
+            self._schedule(table_id)
+
+    async def _autoplay(self, table_id: str) -> None:
+        """Play the table's automatic actions, one committed step at a time, until a person
+        must act or the game is over."""
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                game = await self._game(table_id, fresh=True)
+                table = game.table.copy()
+                before = table.number
+                bots = _bots(table.seats, game.bot_seed)
+                steps = table.autoplay(bots)
+                action = await loop.run_in_executor(self._bots, next, steps, None)
+                if action is None:
+                    return
+                async with self._writing(table_id):
+                    kept = self._games.get(table_id)
+                    if kept is not None and kept.table.number != before:
+                        continue  # a move came first: work it out again
+                    seat = getattr(action, "seat", None)
+                    if not await self._commit(table_id, before, table, seat, game.bot_seed):
+                        continue
+                if self._bot_delay:
+                    await asyncio.sleep(self._bot_delay)
+        except (NotFound, Conflict):
+            pass
+        except Exception as error:
+            if is_unavailable(error):  # the sweep tries again
+                log.warning("table %s waits for the database: %s", table_id, _first_line(error))
+            else:
+                log.exception("table %s: its bots stopped", table_id)
+        finally:
+            self._playing.discard(table_id)
+
+    # --- Helpers ----------------------------------------------------------------------------
+
+    async def _in_store(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``function(*args, **kwargs)`` in a thread of the store's pool."""
+        loop = asyncio.get_running_loop()
+        if kwargs:
+            return await loop.run_in_executor(self._io, lambda: function(*args, **kwargs))
+        return await loop.run_in_executor(self._io, function, *args)
+
+    @asynccontextmanager
+    async def _writing(self, table_id: str) -> AsyncIterator[None]:
+        """The table's writers in this process, one at a time (other processes' are the
+        store's to order)."""
+        entry = self._locks.get(table_id)
+        if entry is None:
+            entry = self._locks[table_id] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._locks[table_id]
+
+
+def _bots(seats: Sequence[Seat], bot_seed: int) -> Mapping[int, AnyBot]:
+    return {i: TableBot(seat.bot, bot_seed) for i, seat in enumerate(seats) if seat.bot is not None}
+
+
+def _settle(
+    future: "asyncio.Future[bool]", value: bool | None, error: BaseException | None
+) -> None:
+    if future.done():  # cancelled meanwhile
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(bool(value))
+
+
+def _first_line(error: BaseException) -> str:
+    """An error's first line (a database error's message, without its SQL)."""
+    return str(error).split("\n", 1)[0][:300]

@@ -74,13 +74,13 @@ def action_to_json(action: Action) -> JSONObject:
     check_action(action)
     match action:
         case Reveal(card):
-            return {"type": "reveal", "card": card.value}
+            return {"type": "reveal", "card": card._value_}  # .value, faster
         case Bid(seat, cards):
             return {"type": "bid", "player": seat, "cards": _sorted(cards)}
         case Pass(seat):
             return {"type": "pass", "player": seat}
         case Discard(seat, card):
-            return {"type": "discard", "player": seat, "card": card.value}
+            return {"type": "discard", "player": seat, "card": card._value_}
         case _:
             assert_never(action)
 

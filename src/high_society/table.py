@@ -784,7 +784,7 @@ class _Public:
         return _Public(
             steps[-1].after,
             first + len(steps),
-            (*self.revealed, *(action.card.value for _, action in reveals)),
+            (*self.revealed, *(action.card._value_ for _, action in reveals)),
             (*self.log, *log),
             (*self.rounds, *(s for s, _ in reveals if s.after.phase is not Phase.OVER)),
         )
@@ -841,7 +841,7 @@ def _numbered(
 def _legal(state: GameState, seat: int) -> JSONObject:
     legal = LegalActions(state)
     if state.phase is Phase.DISCARD:
-        cards: list[JSON] = [a.card.value for a in legal if isinstance(a, Discard)]
+        cards: list[JSON] = [a.card._value_ for a in legal if isinstance(a, Discard)]
         return {"count": len(legal), "pass": False, "bids": [], "discards": cards}
     face_up = state.players[seat].bid
     legal_bids = legal.bids()

@@ -11,18 +11,29 @@ store (:mod:`~high_society.server._store`: rows, versions, tokens' hashes); the 
 
 import asyncio
 import gc
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
+from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
-from starlette.types import Receive, Scope, Send
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Match, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from high_society.server._errors import ApiError, on_api_error, on_http_error
+from high_society.server._errors import (
+    ApiError,
+    answer,
+    internal_error,
+    on_api_error,
+    on_http_error,
+)
 from high_society.server._lifespan import Background
 from high_society.server._master import Master
 from high_society.server._notify import Notifier
@@ -33,11 +44,23 @@ from high_society.server._streams import SERVER_SEND, StreamSlots, Watcher
 
 __all__ = ["create_app"]
 
+log = logging.getLogger("high_society.server")
+
 
 class _Application(FastAPI):
-    """FastAPI with the library's schemas in its OpenAPI document, and the ASGI server's
-    own ``send`` kept in each scope, before any middleware wraps it: under uvicorn it is
-    the connection's, which an event stream whose client reads nothing must abort."""
+    """FastAPI with the library's schemas in its OpenAPI document, the API's routes served
+    by a lean dispatcher, and the ASGI server's own ``send`` kept in each scope, before
+    any middleware wraps it: under uvicorn it is the connection's, which an event stream
+    whose client reads nothing must abort.
+
+    The API's routes are FastAPI's, which documents them; a request for one of them is
+    dispatched by :class:`_Lean` straight to its endpoint, past FastAPI's middleware and
+    router, which cost more than a move's own work (docs/performance.md). Whatever they
+    do not take (the page, the document, an unknown path or method) goes to FastAPI."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.lean = _Lean()
 
     def openapi(self) -> dict[str, Any]:
         if self.openapi_schema is None:
@@ -50,11 +73,46 @@ class _Application(FastAPI):
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         scope[SERVER_SEND] = send
         try:
-            await super().__call__(scope, receive, send)
+            if scope["type"] != "http" or not await self.lean.handle(self, scope, receive, send):
+                await super().__call__(scope, receive, send)
         finally:
             # uvicorn's ``send`` is a method of the object that holds the scope: a cycle
             # that would leave each request's objects to the garbage collector.
             del scope[SERVER_SEND]
+
+
+class _Lean:
+    """The API's routes, each matched and called as Starlette's router would, with the
+    one error shape for what they raise."""
+
+    def __init__(self) -> None:
+        self.routes: list[tuple[Route, Callable[[Request], Awaitable[Response]]]] = []
+
+    def add(self, route: APIRoute) -> None:
+        endpoint = cast(Callable[[Request], Awaitable[Response]], route.endpoint)
+        self.routes.append((Route(route.path, endpoint, methods=route.methods), endpoint))
+
+    async def handle(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> bool:
+        """Serve the request if one of the routes takes it (path and method); say whether
+        it did."""
+        if not scope["path"].startswith("/api/"):
+            return False
+        for route, endpoint in self.routes:
+            match, child = route.matches(scope)
+            if match is Match.FULL:
+                scope.update(child)
+                scope["app"] = app
+                request = Request(scope, receive, send)
+                try:
+                    response = await endpoint(request)
+                except ApiError as error:
+                    response = answer(error)
+                except Exception:
+                    log.exception("%s %s failed", scope["method"], scope["path"])
+                    response = internal_error()
+                await response(scope, receive, send)
+                return True
+        return False
 
 
 def _drop_validation_errors(document: dict[str, Any]) -> None:
@@ -148,6 +206,9 @@ def create_app(
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(HTTPException, on_http_error)
     app.include_router(router)
+    for route in router.routes:
+        assert isinstance(route, APIRoute)
+        app.lean.add(route)
     static = resources.files("high_society").joinpath("server", "static")
 
     @app.get("/", include_in_schema=False)

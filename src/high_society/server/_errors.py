@@ -19,7 +19,15 @@ from high_society.server._master import Busy
 from high_society.server._store import Conflict, NotFound, is_unavailable
 from high_society.table import Refusal, RefusalKind
 
-__all__ = ["ApiError", "ErrorKind", "answer", "error_for", "on_api_error", "on_http_error"]
+__all__ = [
+    "ApiError",
+    "ErrorKind",
+    "answer",
+    "error_for",
+    "internal_error",
+    "on_api_error",
+    "on_http_error",
+]
 
 log = logging.getLogger("high_society.server")
 
@@ -52,6 +60,8 @@ class ErrorKind(enum.StrEnum):
     TOO_MANY = "too_many"
     #: The database cannot answer now, or the server is at a bound (503).
     UNAVAILABLE = "unavailable"
+    #: The server failed: a bug, logged (500).
+    INTERNAL = "internal"
 
 
 #: The HTTP status of each kind.
@@ -68,6 +78,7 @@ STATUS = {
     ErrorKind.ILLEGAL: 422,
     ErrorKind.TOO_MANY: 429,
     ErrorKind.UNAVAILABLE: 503,
+    ErrorKind.INTERNAL: 500,
 }
 assert {k.value for k in RefusalKind} <= {k.value for k in ErrorKind}
 
@@ -149,6 +160,11 @@ def answer(error: ApiError) -> Response:
     return Response(
         fast_json(error.body), error.status, headers=headers, media_type="application/json"
     )
+
+
+def internal_error() -> Response:
+    """The answer to a failure of the server's own (logged by the caller)."""
+    return answer(ApiError(ErrorKind.INTERNAL, "INTERNAL", "the server failed: try again later"))
 
 
 async def on_api_error(_: Request, error: Exception) -> Response:

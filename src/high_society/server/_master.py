@@ -137,7 +137,8 @@ def _status(table: Table) -> str:
 
 
 def _text(action: Action) -> str:
-    return json.dumps(action_to_json(action), separators=(",", ":"))
+    """An action as the store keeps it: compact JSON text."""
+    return fast_json(action_to_json(action)).decode()
 
 
 def _opening(table: Table) -> Opening:

@@ -16,10 +16,12 @@ contracts with SECONDS of CPU per condition, default 60, one CrossHair process p
 JOBS at a time, default 1, and the boundary of ``state_problems`` around every explored
 state; not part of ``test``, about an hour), ``batch-diff [--steps N]`` (the
 long differential run of the batch engine against the reducer), ``bench-batch`` (its
-throughput beside the reducer; both docs/batch.md), ``bench-server [--tables N] [--seconds S]
-[--rounds R] [--baseline COMMIT]`` (the table server under load: bot clients over HTTP, on
-SQLite and on a throwaway PostgreSQL server with one and two server processes; not part of
-``test``; docs/performance.md) and ``fuzz [EXAMPLES]`` (the long fuzz
+throughput beside the reducer; both docs/batch.md), ``bench-server [--seconds S] [--rounds
+R] [--baseline COMMIT]`` (what a move costs the table server beside a bare Starlette app
+doing the same I/O, both loaded by wrk, which is installed when missing, on SQLite and a
+throwaway PostgreSQL server; ``bench-server --streams [--tables N] ...``: the event-stream
+load test with bot clients and two server processes; not part of ``test``;
+docs/performance.md) and ``fuzz [EXAMPLES]`` (the long fuzz
 run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
 worst-case inputs; not part of ``test``, which runs a short derandomised pass;
 docs/records.md), ``train [ARGS...]`` (trains the learned bot with PyTorch, which it
@@ -27,7 +29,9 @@ installs into .venv; docs/ai.md; not part of ``test``) and ``pythons [VERSION...
 test suite under the other Pythons the package's classifiers name, default 3.12 and 3.13,
 each in its own ``.venv-VERSION``; CI runs 3.11). ``test`` and ``pytest`` start a
 throwaway PostgreSQL server for the table server's tests (services/pg_cluster.py; Debian's
-``postgresql`` is installed when missing) and remove it afterwards. Only the standard
+``postgresql`` is installed when missing) and remove it afterwards, and install the
+TypeScript check's npm packages (tests/typescript; Debian's ``nodejs`` and ``npm`` when
+missing). Only the standard
 library is used here.
 """
 
@@ -87,12 +91,41 @@ def browser() -> None:
     installed with apt-get when missing (CI runs as root)."""
     if Path("/usr/bin/chromium").exists():
         return
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
+    if not _apt_install("chromium"):
         print("chromium is missing and cannot be installed here: the browser test is skipped")
-        return
+
+
+def _apt_install(*packages: str) -> bool:
+    """Install Debian packages with apt-get (CI runs as root); False where it cannot."""
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        return False
     env = {"DEBIAN_FRONTEND": "noninteractive"}
     run("apt-get", "update", "-qq", **env)
-    run("apt-get", "install", "-y", "-qq", "chromium", **env)
+    run("apt-get", "install", "-y", "-qq", *packages, **env)
+    return True
+
+
+def typescript() -> None:
+    """Node.js and the TypeScript check's npm packages (tests/typescript, from its lock
+    file), for the generated-client test: Debian's nodejs and npm are installed when
+    missing, and ``npm ci`` runs when the lock file changed since the last install."""
+    folder = ROOT / "tests" / "typescript"
+    if shutil.which("npm") is None and not _apt_install("nodejs", "npm"):
+        print("node and npm are missing and cannot be installed here: the check is skipped")
+        return
+    lock = (folder / "package-lock.json").read_bytes()
+    stamp = folder / "node_modules" / ".installed"
+    wanted = hashlib.sha256(lock).hexdigest()
+    if stamp.exists() and stamp.read_text() == wanted:
+        return
+    run("npm", "ci", "--prefix", folder, "--no-audit", "--no-fund", "--loglevel=error")
+    stamp.write_text(wanted)
+
+
+def wrk() -> None:
+    """wrk (Debian's), the load tool of the server benchmark."""
+    if shutil.which("wrk") is None and not _apt_install("wrk"):
+        sys.exit("wrk is missing and cannot be installed here")
 
 
 def postgres() -> Path | None:
@@ -104,12 +137,9 @@ def postgres() -> Path | None:
     found = find_binaries()
     if found is not None:
         return found
-    if shutil.which("apt-get") is None or os.geteuid() != 0:
+    if not _apt_install("postgresql"):
         print("PostgreSQL is missing and cannot be installed here")
         return None
-    env = {"DEBIAN_FRONTEND": "noninteractive"}
-    run("apt-get", "update", "-qq", **env)
-    run("apt-get", "install", "-y", "-qq", "postgresql", **env)
     return find_binaries()
 
 
@@ -189,6 +219,7 @@ def test() -> None:
     """
     setup("dev")
     browser()
+    typescript()
     with tempfile.TemporaryFile() as log:
         print("$ python3 tasks.py verify  (in the background; its output follows at the end)")
         lane = subprocess.Popen(
@@ -451,14 +482,20 @@ def main(argv: list[str]) -> None:
         {"lint": lint, "typecheck": typecheck, "docs": docs}[task]()
     elif task == "pytest":
         setup("dev")
+        typescript()
         with postgres_server():
             pytest(*rest)
     elif task == "bench-server":
-        # docs/performance.md: the table server under load, SQLite and PostgreSQL.
+        # docs/performance.md: what a move costs the server beside a bare app (wrk), on
+        # SQLite and PostgreSQL; --streams: the event-stream load test instead.
         setup("dev")
         binaries = postgres()
         found = {} if binaries is None else {"HIGH_SOCIETY_PG_BINARIES": str(binaries)}
-        run(PY, "-m", "benchmarks.server_load", *rest, **found)
+        if rest[:1] == ["--streams"]:
+            run(PY, "-m", "benchmarks.server_load", *rest[1:], **found)
+        else:
+            wrk()
+            run(PY, "-m", "benchmarks.server_cost", *rest, **found)
     elif task == "bench":
         setup("dev")
         bench(*rest)

@@ -100,18 +100,49 @@ def _action(schema: JSONObject, into: dict[str, JSONObject]) -> JSONObject:
 
 
 def library_components() -> dict[str, JSONObject]:
-    """Every component the library's schemas give the document, by name."""
+    """Every component the library's schemas give the document, by name. Each is titled
+    with its name (client generators name their types after titles); the library's title
+    leads its description."""
     found: dict[str, JSONObject] = {}
     found["Action"] = _action(_component(action_schema(), found), found)
     found["Record"] = _component(record_schema(), found)
     found["SeatPayload"] = _component(payload_schema(), found)
+    for name, schema in found.items():
+        title = schema.get("title")
+        if title is not None and title != name:
+            described = schema.get("description")
+            schema["description"] = f"{title}." if described is None else f"{title}: {described}"
+        schema["title"] = name
     return found
+
+
+def _consts_as_enums(value: JSON, in_union: bool = False) -> JSON:
+    """``value`` with each string ``const`` that is a member of a union (``anyOf``,
+    ``oneOf``) written as a one-value ``enum``: the same values, in a form client
+    generators can tell from the union's other members (some check a ``const`` first and
+    refuse whatever differs, an integer seat of ``to_act`` among them)."""
+    if isinstance(value, dict):
+        if in_union and isinstance(value.get("const"), str):
+            made: JSONObject = {k: v for k, v in value.items() if k != "const"}
+            return {**made, "type": "string", "enum": [value["const"]]}
+        return {
+            key: (
+                [_consts_as_enums(item, True) for item in item_list]
+                if key in ("anyOf", "oneOf") and isinstance(item_list := item, list)
+                else _consts_as_enums(item)
+            )
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_consts_as_enums(item) for item in value]
+    return value
 
 
 def add_library_components(document: JSONObject) -> None:
     """Put :func:`library_components` into an OpenAPI document, and turn each mark of
     one (an object holding :data:`LIBRARY_SCHEMA`, with the component's name) into a
-    reference to it (in place).
+    reference to it; a string ``const`` in a union becomes a one-value ``enum`` (in
+    place).
 
     Raises:
         ValueError: a mark names no component, or the document has one of those names.
@@ -140,3 +171,5 @@ def add_library_components(document: JSONObject) -> None:
         if name in schemas:
             raise ValueError(f"the document has a component {name} of its own")
         schemas[name] = schema
+    for key in list(document):
+        document[key] = _consts_as_enums(document[key])

@@ -13,7 +13,14 @@ import unicodedata
 
 import attrs
 
-__all__ = ["REPR_LIMIT", "describe_int", "is_unsafe_char", "short_repr", "terminal_safe"]
+__all__ = [
+    "REPR_LIMIT",
+    "describe_int",
+    "install_hint",
+    "is_unsafe_char",
+    "short_repr",
+    "terminal_safe",
+]
 
 #: The longest rendering of a value in a message, in characters.
 REPR_LIMIT = 60
@@ -127,3 +134,17 @@ def terminal_safe(text: str) -> str:
         else:
             out.append(char)
     return "".join(out)
+
+
+def install_hint(extra: str) -> str:
+    """How to install an optional extra, as every message and page gives it: the package
+    is installed from a clone of the project or from a wheel built from it (it is not
+    published on PyPI).
+
+    >>> install_hint("server").split(", or ")[0]
+    "pip install '.[server]' in a clone of high-society"
+    """
+    return (
+        f"pip install '.[{extra}]' in a clone of high-society, or "
+        f"pip install 'WHEEL[{extra}]' with the wheel built from it"
+    )

@@ -11,7 +11,7 @@ import os
 import socket
 from pathlib import Path
 
-from high_society._text import short_repr
+from high_society._text import install_hint, short_repr
 from high_society.errors import InvalidConfigError
 
 __all__ = ["database_url", "default_data_dir", "listen", "register", "run"]
@@ -106,7 +106,9 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "--database",
         default=None,
         metavar="URL",
-        help="a SQLAlchemy database URL instead of the SQLite file in the data directory",
+        help="a database URL instead of the SQLite file in the data directory: "
+        "sqlite:////path/tables.sqlite3, or postgresql://USER@HOST/DB for PostgreSQL "
+        "(through psycopg 3), which several server processes can share",
     )
     parser.add_argument(
         "--bot-delay",
@@ -138,11 +140,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from high_society.server import check_database, create_app
+        from high_society.server import Limits, check_database, create_app
+        from high_society.server._http import protocol_for
     except ImportError as error:
         raise InvalidConfigError(
             f"the server needs the server extra ({error.name} is missing): "
-            "pip install 'high-society[server]'"
+            + install_hint("server")
         ) from None
     if not 0 <= args.bot_delay <= 60:
         raise InvalidConfigError("--bot-delay must be 0 to 60 seconds")
@@ -150,11 +153,18 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidConfigError("--send-seconds must be 1 to 3600 seconds")
     url = database_url(args.database, args.data_dir or default_data_dir())
     check_database(url)  # a wrong URL or an unreachable database: said now, not in a traceback
+    limits = Limits()
     app = create_app(url, bot_delay=args.bot_delay, send_seconds=args.send_seconds)
     listener = listen(args.host, args.port, args.send_seconds)
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if listener.family == socket.AF_INET6 else host
     print(f"High Society table server on http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises Ctrl-C again once stopped
-        uvicorn.Server(uvicorn.Config(app, log_level="info")).run(sockets=[listener])
+        config = uvicorn.Config(
+            app,
+            log_level="info",
+            http=protocol_for(limits),
+            timeout_keep_alive=max(1, round(limits.idle_seconds)),
+        )
+        uvicorn.Server(config).run(sockets=[listener])
     return 0

@@ -47,7 +47,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         choices=ENGINES,
         default="reducer",
         help="the reducer (apply, default) or the vectorised batch engine (uniform policy "
-        "only; needs the batch extra: pip install 'high-society[batch]')",
+        "only; needs the batch extra: pip install '.[batch]' in a clone of the project)",
     )
     parser.set_defaults(handler=run)
 

@@ -200,7 +200,7 @@ Done = Callable[[Any, BaseException | None], None]
 class Database:
     """A SQLite or PostgreSQL database with the server's schema, made when missing (by one
     process at a time: several may start at once), and the statements of
-    ``statements`` compiled for it. Safe to share between threads.
+    ``statements(dialect_name)`` compiled for it. Safe to share between threads.
 
     Raises:
         InvalidConfigError: ``url`` is not a database URL, its driver is not installed, or
@@ -210,7 +210,11 @@ class Database:
     """
 
     def __init__(
-        self, url: str, statements: dict[str, sa.ClauseElement], *, busy_seconds: float = 30.0
+        self,
+        url: str,
+        statements: Callable[[str], dict[str, sa.ClauseElement]],
+        *,
+        busy_seconds: float = 30.0,
     ) -> None:
         self.url = check_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
@@ -239,7 +243,9 @@ class Database:
                 f"cannot use the database URL {shown_url(url)}: {reason}"
             ) from None
         dialect = self.engine.dialect
-        self._sql = {name: _Sql(statement, dialect) for name, statement in statements.items()}
+        self._sql = {
+            name: _Sql(statement, dialect) for name, statement in statements(dialect.name).items()
+        }
         try:
             self._make_schema()
         except BaseException:
@@ -270,16 +276,16 @@ class Database:
                     )
 
     @contextmanager
-    def _transaction(self, write: bool) -> Iterator[Cursor]:
-        """A transaction on a pooled connection of this thread, committed when the block
-        ends and rolled back when it raises. A connection whose database could not answer
+    def _transaction(self) -> Iterator[Cursor]:
+        """A writing transaction on a pooled connection of this thread, committed when the
+        block ends and rolled back when it raises. A connection whose database could not answer
         is not pooled again; one found lost (the database restarted) takes the pool's
         other connections with it, which are as lost (instead of a ping each checkout)."""
         raw = self.engine.raw_connection()
         cursor = raw.cursor()
         try:
             if self.is_sqlite:  # the driver begins nothing itself (_sqlite_connections)
-                cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+                cursor.execute("BEGIN IMMEDIATE")
             yield Cursor(cursor, self._sql)
             raw.commit()
         except BaseException as error:
@@ -300,12 +306,36 @@ class Database:
     @contextmanager
     def _begin_write(self) -> Iterator[Cursor]:
         """SQLite: the writer's connection (kept while it works), a writing transaction."""
-        with self._transaction(write=True) as cursor:
+        with self._transaction() as cursor:
             yield cursor
 
-    def read(self) -> AbstractContextManager[Cursor]:
-        """A reading transaction, in the calling thread."""
-        return self._transaction(write=False)
+    @contextmanager
+    def alone(self) -> Iterator[Cursor]:
+        """Statements each run alone, committed as it ends (no transaction around them: no
+        ``BEGIN`` and ``COMMIT`` trips to PostgreSQL), in the calling thread. For reads made
+        for it (a table's actions read up to the version read first: committed actions
+        never change) and for writes of one statement."""
+        raw = self.engine.raw_connection()
+        connection = raw.dbapi_connection
+        cursor = raw.cursor()
+        try:
+            if self.is_postgres:
+                connection.autocommit = True  # type: ignore[union-attr]
+            yield Cursor(cursor, self._sql)
+        except BaseException as error:
+            dialect = self.engine.dialect
+            if isinstance(error, dialect.loaded_dbapi.Error) and is_unavailable(error):
+                raw.invalidate(error)
+                if dialect.is_disconnect(error, connection, cursor):
+                    self.engine.dispose()
+            raise
+        finally:
+            with _quietly():
+                cursor.close()
+            if self.is_postgres and raw.is_valid:
+                with _quietly():
+                    connection.autocommit = False  # type: ignore[union-attr]
+            raw.close()  # back to the pool
 
     def write(self, job: Callable[[Cursor], T]) -> T:
         """``job(cursor)`` in a writing transaction, committed before this returns; its
@@ -313,7 +343,7 @@ class Database:
         to run (:class:`_Writer`), with the process's other writes."""
         if self._writer is not None:
             return self._writer.run(job)
-        with self._transaction(write=True) as cursor:
+        with self._transaction() as cursor:
             return job(cursor)
 
     @property

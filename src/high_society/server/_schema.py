@@ -10,6 +10,7 @@ JSON texts it never reads, and ``next`` says who acts next (``person``, ``bot``,
 import sqlalchemy as sa
 
 __all__ = [
+    "APPEND_PG",
     "CHANNEL",
     "SCHEMA_LOCK",
     "SCHEMA_VERSION",
@@ -81,9 +82,35 @@ sa.Index("hs_tables_next", tables.c.status, tables.c.next)
 _ID: sa.BindParameter[str] = sa.bindparam("id", type_=sa.String)
 
 
-def statements() -> dict[str, sa.ClauseElement]:
-    """Every statement the store runs, by name (``:id`` and the other named parameters are
-    given at each run; a plain value is fixed)."""
+#: PostgreSQL: a table's new actions committed in one statement (a trip to the server, and
+#: atomic by itself): the version moved on if it is still ``old``, the actions inserted
+#: only then, and each announced (``NOTIFY``, in order); its row says whether it moved.
+APPEND_PG = sa.text(
+    """
+    WITH moved AS (
+        UPDATE hs_tables
+        SET version = :new, status = :new_status, next = :new_next, updated = :now
+        WHERE id = :id AND version = :old
+        RETURNING id
+    ), added AS (
+        INSERT INTO hs_actions (table_id, number, action, seat, at)
+        SELECT moved.id, a.number, a.action, a.seat, :now
+        FROM moved, unnest(
+            CAST(:numbers AS integer[]), CAST(:actions AS text[]), CAST(:seats AS integer[])
+        ) AS a(number, action, seat)
+        RETURNING number, action
+    ), told AS (
+        SELECT pg_notify('hs_actions', :id || ' ' || (ordered.number + 1) || ' ' || ordered.action)
+        FROM (SELECT number, action FROM added ORDER BY number) AS ordered
+    )
+    SELECT (SELECT count(*) FROM moved), (SELECT count(*) FROM told)
+    """
+)
+
+
+def statements(dialect: str = "sqlite") -> dict[str, sa.ClauseElement]:
+    """Every statement the store runs on the database ``dialect`` names, by name (``:id``
+    and the other named parameters are given at each run; a plain value is fixed)."""
     the_table = tables.c.id == _ID
     seat_rows = seats.c.table_id == _ID
     return {
@@ -129,4 +156,4 @@ def statements() -> dict[str, sa.ClauseElement]:
         "due": sa.select(tables.c.id).where(
             tables.c.status == "playing", sa.or_(tables.c.next == "bot", tables.c.next == "chance")
         ),
-    }
+    } | ({"append_pg": APPEND_PG} if dialect == "postgresql" else {})

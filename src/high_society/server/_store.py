@@ -136,7 +136,7 @@ class Store:
     """
 
     def __init__(self, url: str, *, busy_seconds: float = 30.0) -> None:
-        self._db = Database(url, statements(), busy_seconds=busy_seconds)
+        self._db = Database(url, statements, busy_seconds=busy_seconds)
         self.is_sqlite = self._db.is_sqlite
         self.is_postgres = self._db.is_postgres
         self.engine = self._db.engine
@@ -229,7 +229,7 @@ class Store:
         Raises:
             NotFound: no such table.
         """
-        with self._db.read() as cursor:
+        with self._db.alone() as cursor:
             row = cursor.first("version", id=table_id)
             if row is None:
                 raise NotFound(table_id)
@@ -243,7 +243,7 @@ class Store:
         Raises:
             NotFound: no such table.
         """
-        with self._db.read() as cursor:
+        with self._db.alone() as cursor:
             if cursor.first("version", id=table_id) is None:
                 raise NotFound(table_id)
             rows = cursor.all("hashes", id=table_id)
@@ -259,7 +259,7 @@ class Store:
         Raises:
             NotFound, Conflict: no such table; it waits for players (``TABLE_WAITING``).
         """
-        with self._db.read() as cursor:
+        with self._db.alone() as cursor:
             found = cursor.first("row", id=table_id)
             if found is None:
                 raise NotFound(table_id)
@@ -271,13 +271,14 @@ class Store:
                 row = cursor.first("setup", id=table_id)
                 assert row is not None
                 text = str(row[0])
-            # Up to the row's version only: on PostgreSQL each statement of a reading
-            # transaction sees what is committed when it starts (READ COMMITTED), so
-            # actions committed after the row was read may be there already.
-            items = tuple(
-                str(item)
-                for (item,) in cursor.all("actions_from", id=table_id, first=since, end=version)
-            )
+            # Up to the row's version only: actions committed after the row was read
+            # may be there already.
+            items: tuple[str, ...] = ()
+            if version > since:
+                items = tuple(
+                    str(item)
+                    for (item,) in cursor.all("actions_from", id=table_id, first=since, end=version)
+                )
         if len(items) != max(0, version - since):
             raise RuntimeError(f"table {table_id}: actions {since} to {version} are not all there")
         return Stored(status, version, bot_seed, text, items)
@@ -288,7 +289,7 @@ class Store:
         Raises:
             NotFound: no such table.
         """
-        with self._db.read() as cursor:
+        with self._db.alone() as cursor:
             row = cursor.first("version", id=table_id)
         if row is None:
             raise NotFound(table_id)
@@ -331,7 +332,7 @@ class Store:
         """The versions of those of ``table_ids`` that exist, in one reading transaction
         (what a process's streams poll on SQLite)."""
         found: dict[str, int] = {}
-        with self._db.read() as cursor:
+        with self._db.alone() as cursor:
             for table_id in table_ids:
                 row = cursor.first("version", id=table_id)
                 if row is not None:
@@ -340,7 +341,7 @@ class Store:
 
     def due(self) -> list[str]:
         """The tables where a bot or the dealer must act (to advance after a restart)."""
-        with self._db.read() as cursor:
+        with self._db.alone() as cursor:
             return [str(table_id) for (table_id,) in cursor.all("due")]
 
     # --- Writing a game ---------------------------------------------------------------------
@@ -361,6 +362,23 @@ class Store:
         Raises:
             NotFound: no such table.
         """
+        if self.is_postgres:  # one statement, one trip
+            with self._db.alone() as cursor:
+                moved, _ = cursor.first(
+                    "append_pg",
+                    id=table_id,
+                    old=first,
+                    new=first + len(played),
+                    new_status=status,
+                    new_next=next_actor,
+                    now=time.time(),
+                    numbers=[first + i for i in range(len(played))],
+                    actions=[text for text, _ in played],
+                    seats=[seat for _, seat in played],
+                ) or (0, 0)
+                if not moved and cursor.first("version", id=table_id) is None:
+                    raise NotFound(table_id)
+            return bool(moved)
         return bool(self._db.write(self._append_job(table_id, first, played, status, next_actor)))
 
     def append_then(

@@ -7,8 +7,7 @@ there only the checks that stand on the rules, each in a process of its own:
 - ``tests/test_rulings.py`` and ``tests/test_scoring.py`` (examples, one or more per ruling);
 - the property tests of the rules (:data:`PROPERTY_TESTS`), under the ``ci`` profile;
 - the exhaustive explorer (``verification.explore``);
-- the enumerations of the contracts (``verification.enumeration``; ``winners`` up to 4
-  seats).
+- the enumerations of the contracts (``verification.enumeration``).
 
 Left out on purpose: the batch engine's differential tests and fixed-seed snapshots (they
 compare with a second reading of the same authors, or with the past), and CrossHair (too
@@ -175,19 +174,6 @@ def _copy(into: Path, commit: str) -> None:
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
 
 
-#: The enumerations of the contracts; ``winners`` up to 4 seats (its 5 seats take minutes),
-#: the transitions' domains (about a minute in all) left out: the explorer checks them.
-_ENUMERATE = """
-from verification.enumeration import ENUMERATIONS, check, every_ranking, function_named
-for (module, name), run in ENUMERATIONS.items():
-    if name not in ("_reveal", "_bid", "_pass", "_discard"):
-        inputs = (lambda: every_ranking(4)) if name == "winners" else run.inputs
-        for outcome in check(function_named(module, name), inputs):
-            if outcome.counterexample is not None:
-                print("REFUTED", name, outcome.condition)
-"""
-
-
 def _replace(root: Path, path: str, old: str, new: str) -> None:
     file = root / path
     text = file.read_text(encoding="utf-8")
@@ -232,7 +218,7 @@ def catches(misreading: Misreading, commit: str = "HEAD") -> dict[str, list[str]
         if explored.returncode != 0:
             problems = [line.strip() for line in explored.stdout.splitlines() if "PROBLEM" in line]
             found["explorer"] = [p[:160] for p in problems[:3]] or [explored.stderr[-300:]]
-        enumerated = _run(root, "-c", _ENUMERATE)
+        enumerated = _run(root, "-m", "verification.enumeration")
         refuted = [line.strip() for line in enumerated.stdout.splitlines() if "REFUTED" in line]
         if refuted or enumerated.returncode != 0:
             found["enumeration"] = [r[:160] for r in refuted[:4]] or [enumerated.stderr[-300:]]

@@ -66,6 +66,9 @@ class StatusBreakdown:
     >>> b = status_of(cards)
     >>> b.status, b.explain()
     (Fraction(14, 1), '5 + 7 = 12, Passé - 5 = 7, 2 prestige x4 = 28, Scandale / 2 = 14')
+    >>> three = [StatusCard.LUXURY_3, StatusCard.PASSE, *[StatusCard.PRESTIGE] * 3]
+    >>> status_of(sort_cards(three)).explain()  # x8, not x6; Passé first, below zero too
+    '3, Passé - 5 = -2, 3 prestige x8 = -16'
     """
 
     luxury_cards: tuple[StatusCard, ...]

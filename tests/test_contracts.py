@@ -125,11 +125,11 @@ def test_importing_the_library_does_not_load_the_history_search() -> None:
         )
         for name, code in loaded.items()
     }
-    assert "high_society._history" not in found["import high_society"]
+    assert "high_society._reachability" not in found["import high_society"]
     assert "high_society.invariants" not in found["import high_society"]
     assert "high_society._contracts" in found["import high_society"]
-    assert "high_society._history" not in found["games"]
-    assert "high_society._history" in found["state_problems"]
+    assert "high_society._reachability" not in found["games"]
+    assert "high_society._reachability" in found["state_problems"]
 
 
 def test_a_contract_taking_fractions_admits_only_halves() -> None:

@@ -1,4 +1,4 @@
-"""The search behind state_problems (high_society._history): every history it finds replays
+"""The search behind state_problems (high_society._reachability): every history it finds replays
 through the rules to the state, and on a small game it accepts exactly the reachable states.
 """
 
@@ -21,13 +21,8 @@ from high_society import (
     new_game,
     sort_cards,
 )
-from high_society._history import (
-    WORK_LIMIT,
-    Undecided,
-    find_history,
-    history_actions,
-    outpaid,
-)
+from high_society._reachability import WORK_LIMIT, Undecided, find_history, history_actions
+from high_society._reachability._conditions import outpaid
 from high_society.invariants import state_problems
 from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, play_actions, won
 from verification.boundary import single_changes

@@ -31,7 +31,7 @@ from high_society import (
     new_game,
     sort_cards,
 )
-from high_society import _history as history
+from high_society import _reachability as history
 from high_society.bots import CautiousBot, ClassicHeuristicBot, HeuristicBot, RandomBot
 from high_society.host import play
 from high_society.invariants import state_problems

@@ -260,19 +260,21 @@ def least_payments(spent: Spent, at: Position) -> Needs | None:
 
 
 def short_of_money(spent: Spent, at: Position) -> bool:
-    """The payments' least totals do not fit in what the seats spent.
-
-    A seat's payments take distinct cards of its pool, so their least totals
-    (:func:`least_payments`) must add up to no more than it spent; and a seat that pays only
-    in disgrace rounds is outpaid there by the seats after it
-    (:func:`outpaid_in_disgrace_rounds`)."""
+    """The payments do not fit in what the seats spent: :func:`more_than_spent` or
+    :func:`outpaid_in_disgrace_rounds`."""
     found = least_payments(spent, at)
-    if found is None:
-        return True
+    return (
+        found is None
+        or more_than_spent(spent, found)
+        or outpaid_in_disgrace_rounds(spent, at, found)
+    )
+
+
+def more_than_spent(spent: Spent, found: Needs) -> bool:
+    """A seat's payments take distinct cards of its pool, so their least totals
+    (:func:`least_payments`) must add up to no more than it spent."""
     need = found[0]
-    if any(need[a] > spent.totals[a] for a in range(spent.n)):
-        return True
-    return outpaid_in_disgrace_rounds(spent, at, found)
+    return any(need[a] > spent.totals[a] for a in range(spent.n))
 
 
 def outpaid_in_disgrace_rounds(spent: Spent, at: Position, found: Needs) -> bool:

@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 import attrs
 
-from high_society._reachability._conditions import short_of_money
+from high_society._reachability import _conditions as conditions
 from high_society._reachability._meter import Meter
 from high_society._reachability._money import Spent
 from high_society._reachability._rounds import (
@@ -101,7 +101,7 @@ class Settle:
         if key in self.unsettled:
             return None
         meter.tick()
-        if short_of_money(self.spent, at):
+        if conditions.short_of_money(self.spent, at):
             self.unsettled.add(key)
             return None
         if at in self.settled:  # (by the position itself: the payments follow its order)

@@ -1,6 +1,6 @@
 """How long ``state_problems`` takes on hostile states, and how its history search ends on
 standard games' states and on single changes to them, and how long it takes on those it
-stops on (docs/verification.md, "The boundary of state_problems"). Not part of CI: it
+stops on (docs/verification.md, "The work limit, and what is exact where"). Not part of CI: it
 measures time, and only reports.
 
 Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES [STRIDE]]``;

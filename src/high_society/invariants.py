@@ -44,10 +44,11 @@ def state_problems(state: object) -> tuple[str, ...]:
     The result is empty exactly when some game from :func:`~high_society.new_game` leads
     to ``state``, for every configuration, with one limit: the history search stops after
     a fixed amount of work (``high_society._reachability.WORK_LIMIT``, at most about 0.3 s
-    measured) and then accepts. On the explored games and on a sample of standard games'
-    states and single changes to them it always ends in time, and the boundary check shows
-    it exact there (docs/verification.md, "The boundary of state_problems"); elsewhere a
-    late state whose cards allow very many orders and payments may be accepted undecided.
+    measured) and then accepts. So a reachable state is never refused, and an unreachable
+    one is refused unless its search runs out of work: on the explored games and on samples
+    of standard games' states and single changes to them it never does
+    (docs/verification.md, "The boundary of state_problems"); docs/stability.md
+    ("Reachability") states what is promised.
 
     >>> import attrs
     >>> from high_society import new_game

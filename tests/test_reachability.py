@@ -14,7 +14,7 @@ from high_society._reachability import _conditions as conditions
 from high_society._reachability._money import Spent
 from high_society._reachability._rounds import Deferred, Position
 from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L
-from tests.test_history import seat_0_spent_nothing, seat_4_took_nothing
+from tests.test_history import seat_0_spent_nothing, seat_2_took_nothing, seat_4_took_nothing
 from verification.history_limits import between_rounds
 
 EVERYTHING = frozenset(STANDARD.money)
@@ -52,21 +52,6 @@ def _over_budget() -> GameState:
     return between_rounds(STANDARD, owned, spent, 4)
 
 
-def _nowhere_to_pay() -> GameState:
-    # Seat 2 took no card but spent money: every way for it to pay in Passé (taken by
-    # seat 4) has seat 1 pay too, which has no card to spare.
-    owned = [[L(4), L(8)], [L(5), PRESTIGE, PRESTIGE, PRESTIGE], [], [L(2), L(3), L(9)]]
-    owned.append([L(1), L(6), L(7), PASSE])
-    spent = [
-        frozenset({1, 2, 3, 4, 6, 8, 12, 15, 25}),
-        frozenset({1, 2, 6, 8}),
-        frozenset({1, 2, 3, 4, 6}),
-        frozenset({1, 2, 3, 4, 6, 8, 10, 12, 20}),
-        EVERYTHING,
-    ]
-    return between_rounds(STANDARD, owned, spent, 1)
-
-
 def _outpaid_by_count() -> GameState:
     # Seat 1 took no card and spent all 106, in Passé and Faux Pas: the seats after it there
     # cannot all have paid more with what they spent beside their own cards won.
@@ -93,7 +78,7 @@ def _outpaid() -> GameState:
             lambda: seat_4_took_nothing({3, 4, 6, 10, 15}, {2}),
             1_000,
         ),
-        ("nowhere_to_pay", _nowhere_to_pay, 1_000),
+        ("nowhere_to_pay", seat_2_took_nothing, 1_000),
         ("outpaid_by_count", _outpaid_by_count, 2_000),
     ],
 )

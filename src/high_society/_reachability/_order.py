@@ -66,8 +66,9 @@ class Pass(NamedTuple):
 class Order:
     """The round-ordering stage of one search, on ``meter``'s work."""
 
-    def __init__(self, spent: Spent, owned: tuple[tuple[StatusCard, ...], ...], meter: Meter):
+    def __init__(self, spent: Spent, rounds: Rounds, meter: Meter) -> None:
         self.spent = spent
+        self.rounds = rounds
         self.meter = meter
         self.settle = Settle(spent, meter)
         n = self.n = spent.n
@@ -82,24 +83,6 @@ class Order:
         self.starters = [
             (*(s for s in range(n) if s != (w + 1) % n), (w + 1) % n) for w in range(n)
         ]
-        lux, prestige, disgrace = [0] * n, [0] * n, [-1, -1, -1]
-        for seat, cards in enumerate(owned):
-            for card in cards:
-                if card.is_luxury:
-                    lux[seat] += 1
-                elif card is StatusCard.PRESTIGE:
-                    prestige[seat] += 1
-                else:
-                    disgrace[DISGRACE.index(card)] = seat
-        lost_by = spent.lost_by
-        if lost_by is not None:
-            disgrace[0] = lost_by
-        self.rounds: Rounds = (
-            tuple(lux),
-            tuple(prestige),
-            lost_by is not None,
-            (disgrace[0], disgrace[1], disgrace[2]),
-        )
 
     def start(self, s_next: int) -> Position:
         """The state's position: every round left, the latest taken by ``s_next``."""

@@ -98,6 +98,24 @@ class Position(NamedTuple):
     lowers: tuple[Lower, ...] = ()
 
 
+def rounds_of(owned: tuple[tuple[StatusCard, ...], ...], lost_by: int | None) -> Rounds:
+    """The rounds the seats' status cards (``owned``) and the cards out of the game took:
+    Faux Pas out of the game is ``lost_by``'s, with its lost luxury card."""
+    n = len(owned)
+    lux, prestige, disgrace = [0] * n, [0] * n, [-1, -1, -1]
+    for seat, cards in enumerate(owned):
+        for card in cards:
+            if card.is_luxury:
+                lux[seat] += 1
+            elif card is StatusCard.PRESTIGE:
+                prestige[seat] += 1
+            else:
+                disgrace[DISGRACE.index(card)] = seat
+    if lost_by is not None:
+        disgrace[0] = lost_by
+    return tuple(lux), tuple(prestige), lost_by is not None, (disgrace[0], disgrace[1], disgrace[2])
+
+
 def chain(n: int, s: int, p: int, lap: bool) -> tuple[list[int], list[int]]:
     """A disgrace round's payers, started by ``s`` and taken by ``p``, in the order their
     totals rise, and the seats that bid twice, in order (in a lap: the seats from ``s`` up

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from high_society._reachability._meter import CutShort, Meter, Undecided
 from high_society._reachability._money import Spent
 from high_society._reachability._order import Order, Pass
-from high_society._reachability._rounds import PastRound, Position
+from high_society._reachability._rounds import PastRound, Position, rounds_of
 from high_society._reachability._running import auction_starters
 from high_society._reachability._settle import witness
 from high_society.cards import StatusCard
@@ -87,7 +87,7 @@ def _search(key: _Key, limit: int) -> tuple[PastRound, ...] | str | None:
     for lost_by in takers:
         spent = Spent.of(money, spent_money, lost_by)
         meter = Meter(money, limit)
-        searches.append(_Try(spent, meter, Order(spent, owned, meter)))
+        searches.append(_Try(spent, meter, Order(spent, rounds_of(owned, lost_by), meter)))
     tries = [(search, s_next) for search in searches for s_next in starters]
     share = limit // (4 * len(tries)) if len(tries) > 1 else limit
     while tries:

@@ -203,8 +203,9 @@ def docs() -> None:
 
 def verify() -> None:
     """docs/verification.md: every reachable state of three small games (with the boundary of
-    ``state_problems``), then the CrossHair contracts, bounded by paths, not seconds: the
-    verdict does not depend on the machine's load."""
+    ``state_problems``), then every contract confirmed over its whole domain (CrossHair
+    bounded by paths, not seconds, and enumerations): the verdict does not depend on the
+    machine's load."""
     run(PY, "-m", "verification.explore")
     run(PY, "-m", "verification.crosshair_check")
 
@@ -212,7 +213,7 @@ def verify() -> None:
 def test() -> None:
     """Every check CI runs.
 
-    The verification (about 4 CPU minutes, mostly CrossHair) needs nothing the other checks
+    The verification (about 2.5 CPU minutes, mostly the explorer) needs nothing the other checks
     make, so it runs beside them in a second process, its output held back and printed
     whole when it ends. On an idle machine that uses both cores; on a loaded one it gives
     the checks two shares of the CPU instead of one. The verdict is the same either way.

@@ -1,25 +1,26 @@
-"""The finite domains of the reducer's transitions (``verification/domains.py``) lose nothing.
+"""The finite domains of the contracts (``verification/domains.py``) lose nothing.
 
 Each domain's argument (docs/verification.md) says which input of the domain stands for any
 input the preconditions admit. Here it is checked on random admitted inputs outside the
 domains (any configuration's money, 3 to 5 seats, the standard deck's cards anywhere, extra
-prestige cards, holdings out of canonical order): each maps to a key of its domain, the
-domain's input of that key meets the preconditions, every condition has the same truth on
-both, and what the function returns maps along. Then each domain refutes a planted wrong
-version of its function. And ``result``'s contract follows from ``winners``' by composition:
-checked on random ends of games.
+prestige cards, holdings out of canonical order, any statuses and money): each maps to a key
+of its domain, the domain's input of that key meets the preconditions, every condition has
+the same truth on both, and what the function returns maps along. Then each domain refutes a
+planted wrong version of its function.
 """
 
 import itertools
 import random
+import sys
 from collections.abc import Callable, Iterator
 from fractions import Fraction
-from typing import cast
+from typing import Any, cast
 
 import attrs
 
 from high_society import (
     STANDARD,
+    Bid,
     GameConfig,
     GameState,
     Phase,
@@ -42,18 +43,21 @@ MONEY_CONFIGS = (STANDARD, SMALL_GAME, GameConfig(money=(3, 7, 50, 999)), domain
 RULES = "high_society.rules"
 
 
+SCORING = "high_society.scoring"
+
+
 def transition(name: str) -> Callable[..., State]:
     found: Callable[..., State] = function_named(RULES, name)  # type: ignore[assignment]
     return found
 
 
-def truths(name: str, inputs: Inputs) -> tuple[list[bool], State]:
+def truths(name: str, inputs: Inputs, module: str = RULES) -> tuple[list[bool], Any]:
     """Each condition's truth on ``inputs`` (preconditions first), and the answer."""
-    namespace = vars(rules)
-    scope = {**namespace, **inputs}
-    texts = conditions(transition(name))
+    function = function_named(module, name)
+    scope = {**vars(sys.modules[module]), **inputs}
+    texts = conditions(function)
     pres = [bool(eval(t, scope)) for k, t in texts if k == "pre"]  # our own docstrings
-    scope["__return__"] = answer = transition(name)(**inputs)
+    scope["__return__"] = answer = function(**inputs)
     posts = [bool(eval(t, scope)) for k, t in texts if k == "post"]
     return pres + posts, answer
 
@@ -146,12 +150,13 @@ def random_pass(rng: random.Random) -> Inputs:
     return {"state": state, "seat": state.turn}
 
 
-def same_truths(name: str, x: Inputs, y: Inputs) -> tuple[State, State]:
+def same_truths(name: str, x: Inputs, y: Inputs, module: str = RULES) -> tuple[Any, Any]:
     """Checks that the domain's input ``y`` meets the preconditions and that every condition
     has the same truth on ``x`` and ``y``; returns both answers."""
-    truth_x, after_x = truths(name, x)
-    truth_y, after_y = truths(name, y)
-    assert truth_y[0]  # each transition has one precondition, first
+    truth_x, after_x = truths(name, x, module)
+    truth_y, after_y = truths(name, y, module)
+    pres = sum(k == "pre" for k, _ in conditions(function_named(module, name)))
+    assert all(truth_y[:pres])
     assert truth_x == truth_y
     return after_x, after_y
 
@@ -173,19 +178,19 @@ def test_the_discard_domain_loses_nothing() -> None:
         state, seat = arguments(x)
         card = cast(StatusCard, x["card"])
         key = domains.discard_representative(state, seat, card)
-        n, k_seat, held, k_card = key
-        assert 3 <= n <= 5
-        assert k_seat == seat < n
+        held, k_card = key
         assert held in holdings
         assert FAUX_PAS in held
         assert k_card in held
         assert k_card.is_luxury
         y = domains.discard_input(key)
         after_x, after_y = same_truths("_discard", x, y)
-        # The answer maps along: the phase and turn, the seat's holding as the key's.
-        assert (after_x.phase, after_x.turn) == (after_y.phase, after_y.turn)
+        # The answer maps along, the seat to the domain's seat 0: the phase and turn, the
+        # seat's holding as the key's.
+        assert (after_x.phase, after_x.turn) == (after_y.phase, seat)
+        assert after_y.turn == 0
         assert domains.capped(after_x.players[seat].status_cards) == (
-            after_y.players[seat].status_cards
+            after_y.players[0].status_cards
         )
         made += state.players[seat].status_cards != held
     assert made > 1_000  # most inputs are outside the domain
@@ -226,18 +231,14 @@ def test_the_reveal_domain_loses_nothing() -> None:
         state, _ = arguments(x)
         card = cast(StatusCard, x["card"])
         key = domains.reveal_representative(state, card)
-        n, turn, deck, k_card = key
-        assert 3 <= n <= 5
-        assert 0 <= turn < n
+        deck, k_card = key
         assert deck in decks
         assert k_card in deck
         y = domains.reveal_input(key)
         after_x, after_y = same_truths("_reveal", x, y)
-        assert (after_x.phase, after_x.turn, after_x.auction) == (
-            after_y.phase,
-            after_y.turn,
-            after_y.auction,
-        )
+        # The starter is copied: the domain's seat 0 stands for any.
+        assert (after_x.phase, after_x.auction) == (after_y.phase, after_y.auction)
+        assert (after_x.turn, after_y.turn) == (state.turn, 0)
         # The deck maps along up to its prestige cards beyond two (only "one more left"
         # is read of them).
         assert domains.capped(after_x.deck, 2) == domains.capped(after_y.deck, 2)
@@ -377,44 +378,173 @@ def test_the_pass_domain_refutes_a_waiting_faux_pas_that_loses_the_card() -> Non
     }
 
 
-# --- result: by composition with winners ------------------------------------------------------
+# --- _check_bid: one card per place, and the side of the highest bid --------------------------
+
+#: Bid cards that are no money card of any configuration used here.
+NOT_MONEY = (5, 0, -3)
+
+
+def random_check_bid(rng: random.Random) -> Inputs:
+    """A bid ``_check_bid`` may be asked about: any seat, cards of the configuration's money
+    or none of it, the highest bid as the tables give it or cached above or below."""
+    state = random_state(rng, Phase.AUCTION, auction=True)
+    if rng.random() < 1 / 3:
+        set_highest_bid(state, max(0, state.highest_bid + rng.randint(-30, 30)))
+    seat = rng.randrange(len(state.players))
+    pool = [*state.config.money, *NOT_MONEY]
+    cards = frozenset(rng.sample(pool, rng.choice((0, 1, 1, 2, 2, 3, 4))))
+    return {"state": state, "action": Bid(seat, cards)}
+
+
+def test_the_check_bid_domain_loses_nothing() -> None:
+    kinds: dict[object, int] = {}
+    for x in admitted("_check_bid", random_check_bid, 6_000):
+        key = domains.check_bid_representative(**x)  # type: ignore[arg-type]
+        n, seat, used, _ = key
+        assert (n, seat) in set(domains.seat_counts())
+        assert len(used) == 7
+        y = domains.check_bid_input(key)
+        answer_x, answer_y = same_truths("_check_bid", x, y)
+        # The answer maps along: the reason the bid is refused, or none.
+        reason = answer_x and answer_x[0]
+        assert reason == (answer_y and answer_y[0])
+        kinds[reason] = kinds.get(reason, 0) + 1
+    assert len(kinds) == 4  # legal, and each of R5's three reasons
+    assert min(kinds.values()) > 200
+
+
+def test_the_check_bid_domain_refutes_an_equal_bid_accepted() -> None:
+    check_bid = function_named(RULES, "_check_bid")
+
+    def equal_is_enough(state: GameState, action: Bid) -> object:  # R5 read as ">="
+        player = state.players[action.seat]
+        total = sum(player.table) + sum(action.cards)
+        if action.cards <= player.hand and total == state.highest_bid and action.cards:
+            return None
+        return check_bid(state, action)
+
+    equal_is_enough.__doc__ = check_bid.__doc__
+    found = check(equal_is_enough, domains.check_bids, RULES)
+    assert [o.counterexample is not None for o in found] == [False, True]
+    assert [o.counterexample for o in check(check_bid, domains.check_bids)] == [None, None]
+
+
+# --- status_of: canonical order --------------------------------------------------------------
+
+
+def test_the_status_of_domain_loses_nothing() -> None:
+    holdings = set(domains.holdings())
+    rng = random.Random(3)
+    deck = [*STANDARD_DECK]
+    outside = 0
+    for _ in range(3_000):
+        cards = rng.sample(deck, rng.randint(0, len(deck)))  # any order
+        key = domains.status_of_representative(cards)
+        assert key in holdings
+        answer_x, answer_y = same_truths("status_of", {"cards": cards}, {"cards": key}, SCORING)
+        assert answer_x == answer_y
+        outside += tuple(cards) != key
+    assert outside > 2_000
+
+
+# --- winners and result: rankings ------------------------------------------------------------
+
+
+def random_breakdown(rng: random.Random) -> scoring.StatusBreakdown:
+    luxury = rng.sample(range(1, 11), rng.choice((0, 1, 1, 2, 3)))
+    return scoring.status_of(sort_cards(map(StatusCard.luxury, luxury)))
+
+
+def test_the_ranking_domain_loses_nothing_of_winners() -> None:
+    # Statuses in halves, money of the game, luxury cards, any seat order; ties made likely.
+    rng = random.Random(23)
+    keys = set(domains.ranking_keys())
+    for _ in range(4_000):
+        n = rng.randint(1, 5)
+        x = {
+            "scores": tuple(Fraction(rng.randint(-4, 4), rng.choice((1, 2))) for _ in range(n)),
+            "money": tuple(rng.choice((0, 3, 7, 7, 12, 40)) for _ in range(n)),
+            "breakdowns": tuple(random_breakdown(rng) for _ in range(n)),
+        }
+        key, seat_of = domains.ranking_representative(**x)  # type: ignore[arg-type]
+        assert key in keys
+        assert sorted(seat_of) == list(range(n))
+        won_x, won_y = same_truths("winners", x, domains.ranking_input(key), SCORING)
+        assert sorted(seat_of[j] for j in won_y) == list(won_x)
+
+
+def test_the_ranking_domain_counts_its_keys() -> None:
+    # n seats, k of them cast out: 4 steps between each two of the others.
+    expected = sum(4 ** max(n - k - 1, 0) for n in range(1, 6) for k in range(1, n + 1))
+    assert sum(1 for _ in domains.ranking_keys()) == expected == 117
+
+
+def test_the_ranking_domain_refutes_each_misread_tie_break() -> None:
+    # R12's tie-breaks read by the lowest luxury card, or with money skipped: the domain
+    # refutes both (each top card sits beside Luxury 1, so the lowest card ties them all).
+    winners = scoring.winners
+
+    def misread(top: Callable[[scoring.StatusBreakdown], int], money_counts: bool) -> Any:
+        def wrong(scores: Any, money: Any, breakdowns: Any) -> tuple[int, ...]:
+            out = set(scoring.cast_out(money))
+            keys = {
+                i: (scores[i], money[i] if money_counts else 0, top(breakdowns[i]))
+                for i in range(len(scores))
+                if i not in out
+            }
+            best = max(keys.values(), default=None)
+            return tuple(i for i, k in keys.items() if k == best)
+
+        wrong.__doc__ = winners.__doc__
+        return wrong
+
+    def lowest(b: scoring.StatusBreakdown) -> int:
+        return min((c.luxury_value for c in b.luxury_cards), default=0)
+
+    for wrong in (misread(lowest, True), misread(domains.top_luxury, False)):
+        found = check(wrong, domains.rankings, SCORING)
+        assert any(o.counterexample is not None for o in found)
+    # The same code reading R12 right holds on the domain: the misreading is what fails.
+    right = check(misread(domains.top_luxury, True), domains.rankings, SCORING)
+    assert [o.counterexample for o in right] == [None] * len(right)
 
 
 def random_end(rng: random.Random) -> GameState:
-    """A random state of :func:`random_state`, over, some seats' face-up money taken back."""
+    """A random state of :func:`random_state`, over, some seats' face-up money taken back;
+    a third of them with extra luxury cards and disgrace cards dealt again (result reads
+    each seat alone: its precondition does not ask for the cards to be in place)."""
     state = random_state(rng, Phase.OVER, auction=False)
-    players = tuple(
-        attrs.evolve(p, hand=p.hand | p.table, table=frozenset()) if rng.random() < 0.5 else p
-        for p in state.players
-    )
-    return attrs.evolve(state, players=players)
+    players = []
+    for p in state.players:
+        if rng.random() < 0.5:
+            p = attrs.evolve(p, hand=p.hand | p.table, table=frozenset())
+        if rng.random() < 1 / 3:
+            more = rng.sample([*STANDARD_DECK], rng.randint(0, 4))
+            p = attrs.evolve(p, status_cards=sort_cards([*p.status_cards, *more]))
+        players.append(p)
+    return attrs.evolve(state, players=tuple(players))
 
 
-def test_result_is_its_parts_and_meets_the_precondition_of_winners() -> None:
-    # The composition argument (docs/verification.md) on random ends of games with any
-    # money, 3 to 5 seats and up to 6 prestige cards per seat: result's answer is the money
-    # expression of its first condition, cast_out of it, and winners of the statuses (every
-    # denominator 1 or 2), the money and the breakdowns, with winners' preconditions true.
+def test_the_end_domain_loses_nothing_of_result() -> None:
+    keys = set(domains.end_keys())
     rng = random.Random(11)
-    winners_pre = [t for k, t in conditions(scoring.winners) if k == "pre"]
-    result_pre = [t for k, t in conditions(scoring.result) if k == "pre"]
     for _ in range(3_000):
         state = random_end(rng)
-        assert all(eval(t, {**vars(scoring), "state": state}) for t in result_pre)
-        answer = scoring.result(state)
-        breakdowns = tuple(scoring.status_of(p.status_cards) for p in state.players)
-        scores = tuple(b.status for b in breakdowns)
-        money = tuple(sum(p.hand) + sum(p.table) for p in state.players)
-        assert answer.money == money
-        assert answer.cast_out == scoring.cast_out(money)
-        assert answer.winners == scoring.winners(scores, money, breakdowns)
-        assert answer.scores == scores
-        assert answer.breakdowns == breakdowns
-        arguments = {"scores": scores, "money": money, "breakdowns": breakdowns}
-        assert all(eval(t, {**vars(scoring), **arguments}) for t in winners_pre)
-    # Any number of prestige cards keeps a status whole or half (Scandale halves once).
-    for prestige in range(20):
-        for cards in ([], [StatusCard.LUXURY_3], [StatusCard.PASSE, StatusCard.SCANDALE]):
-            found = scoring.status_of(sort_cards([*cards, *[PRESTIGE] * prestige])).status
-            assert isinstance(found, Fraction)
-            assert found.denominator in (1, 2)
+        key, seat_of = domains.end_representative(state)
+        assert key in keys
+        x = {"state": state}
+        answer_x, answer_y = same_truths("result", x, domains.end_input(key), SCORING)
+        assert sorted(seat_of[j] for j in answer_y.winners) == list(answer_x.winners)
+        assert sorted(seat_of[j] for j in answer_y.cast_out) == list(answer_x.cast_out)
+
+
+def test_the_end_domain_realises_its_ranks() -> None:
+    # Each seat of an end of the domain has the status, money and top luxury card its key
+    # ranks give it (the result's breakdowns read back).
+    for key in domains.end_keys():
+        answer = scoring.result(domains.end_input(key)["state"])  # type: ignore[arg-type]
+        again, seat_of = domains.ranking_representative(
+            answer.scores, answer.money, answer.breakdowns
+        )
+        assert again == key
+        assert list(seat_of[: key[1]]) == list(range(key[1]))

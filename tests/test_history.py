@@ -1,4 +1,4 @@
-"""The search behind state_problems (high_society._history): every history it finds replays
+"""The search behind state_problems (high_society._reachability): every history it finds replays
 through the rules to the state, and on a small game it accepts exactly the reachable states.
 """
 
@@ -21,13 +21,8 @@ from high_society import (
     new_game,
     sort_cards,
 )
-from high_society._history import (
-    WORK_LIMIT,
-    Undecided,
-    find_history,
-    history_actions,
-    outpaid,
-)
+from high_society._reachability import WORK_LIMIT, Undecided, find_history, history_actions
+from high_society._reachability._conditions import outpaid
 from high_society.invariants import state_problems
 from tests.builders import FAUX_PAS, PASSE, PRESTIGE, SCANDALE, L, bid, play_actions, won
 from verification.boundary import single_changes
@@ -394,12 +389,9 @@ def test_R8_the_lost_luxury_card_is_taken_back_after_the_takers_disgrace_rounds(
     assert replay(state) == state
 
 
-def test_R6_a_seat_wins_free_only_after_a_round_the_next_seat_took() -> None:
-    # Seat 2 took no card: it never started a round, so seat 1, the seat before it, never
-    # won free and paid for each of its four cards, with its four money cards. Seat 2 spent
-    # money but owns nothing, so it paid in Passé (taken by seat 4); every way for it to pay
-    # there (a start at seat 0 or 1, or a lap) has seat 1 paying too, with no card left.
-    # The search sees it before ordering any round (it used to need about 50,000 units).
+def seat_2_took_nothing() -> GameState:
+    """Seat 2 took no card but spent money; seat 1 won four cards and spent four money cards;
+    seat 4 took Passé."""
     owned = [[L(4), L(8)], [L(5), PRESTIGE, PRESTIGE, PRESTIGE], [], [L(2), L(3), L(9)]]
     owned.append([L(1), L(6), L(7), PASSE])
     spent = [
@@ -409,8 +401,16 @@ def test_R6_a_seat_wins_free_only_after_a_round_the_next_seat_took() -> None:
         frozenset({1, 2, 3, 4, 6, 8, 10, 12, 20}),
         frozenset(STANDARD.money),
     ]
-    state = between_rounds(STANDARD, owned, spent, 1)
-    assert find_history(state, limit=1_000) is None
+    return between_rounds(STANDARD, owned, spent, 1)
+
+
+def test_R6_a_seat_wins_free_only_after_a_round_the_next_seat_took() -> None:
+    # Seat 2 took no card: it never started a round, so seat 1, the seat before it, never
+    # won free and paid for each of its four cards, with its four money cards. Seat 2 spent
+    # money but owns nothing, so it paid in Passé (taken by seat 4); every way for it to pay
+    # there (a start at seat 0 or 1, or a lap) has seat 1 paying too, with no card left.
+    # The search sees it before ordering any round (it used to need about 50,000 units).
+    assert find_history(seat_2_took_nothing(), limit=1_000) is None
 
 
 def seat_0_spent_nothing(seat_1_owns: list[StatusCard], seat_1_spent: set[int]) -> GameState:

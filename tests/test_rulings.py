@@ -150,6 +150,14 @@ def test_R5_the_new_total_must_be_strictly_greater_than_the_highest() -> None:
     assert caught.value.reason is Reason.BID_TOO_LOW
 
 
+def test_R5_a_raise_counts_the_cards_already_face_up() -> None:
+    # Seat 0 has 3 face up against 4: adding 2 makes 5, which beats 4, though 2 alone
+    # does not (a reading that asks the cards added to beat the highest refuses it).
+    state = play_actions(Reveal(L(9)), bid(0, 3), bid(1, 4), Pass(2))
+    assert is_legal(state, bid(0, 2))
+    assert apply(state, bid(0, 2)).players[0].table == {2, 3}
+
+
 def test_R5_nobody_gives_change() -> None:
     # Seat 0 overpays with the 25 to beat 2; all 25 is spent when it wins.
     state = play_actions(Reveal(L(3)), bid(0, 2), bid(1, 3), Pass(2), bid(0, 25), Pass(1))
@@ -401,6 +409,17 @@ def test_R11_passe_is_applied_before_doubling() -> None:
     assert status_of([L(10), PASSE, PRESTIGE]).status == 10
 
 
+def test_R11_three_prestige_cards_multiply_by_eight() -> None:
+    # x8, not x6 (prestige read as adding 2 each) nor x2 (read as doubling once).
+    assert status_of([L(5), PRESTIGE, PRESTIGE, PRESTIGE]).status == 40
+
+
+def test_R11_passe_below_zero_is_doubled_too() -> None:
+    # (3 - 5) x 8 = -16: not 0 (a status floored at zero), not 3 x 8 - 5 = 19 (Passé after
+    # doubling), not -12 (prestige added, x6).
+    assert status_of([L(3), PASSE, PRESTIGE, PRESTIGE, PRESTIGE]).status == -16
+
+
 def test_R11_half_points_are_kept_exactly() -> None:
     value = status_of([L(1), L(2), SCANDALE]).status
     assert value == Fraction(3, 2)
@@ -445,6 +464,25 @@ def test_R12_a_tie_on_status_goes_to_the_most_money() -> None:
     state = finished([[L(6)], [L(2), L(4)], []], [[10, 20], [8, 20], [1]])
     outcome = result(state)
     assert outcome.scores[0] == outcome.scores[1] == 6
+    assert outcome.winners == (0,)
+
+
+def test_R12_money_decides_before_the_top_luxury_card() -> None:
+    # Equal status (6); seat 0 has more money, seat 1 the higher luxury card: money first.
+    state = finished([[L(2), L(4)], [L(6)], []], [[10, 20], [8, 20], [1]])
+    outcome = result(state)
+    assert outcome.scores[0] == outcome.scores[1] == 6
+    assert outcome.money[0] > outcome.money[1]
+    assert outcome.winners == (0,)
+
+
+def test_R12_the_single_top_card_not_the_lowest_nor_the_sum() -> None:
+    # Equal status (9) and money: seat 0's top card is 8 (its lowest 1), seat 1's is 5 (its
+    # lowest 4), both sum to 9. The top card decides for seat 0; the lowest card would
+    # pick seat 1, the sum would tie them.
+    state = finished([[L(1), L(8)], [L(4), L(5)], []], [[10, 20], [12, 18], [1]])
+    outcome = result(state)
+    assert outcome.scores[0] == outcome.scores[1] == 9
     assert outcome.winners == (0,)
 
 

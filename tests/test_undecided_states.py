@@ -22,7 +22,7 @@ import pyspiel
 import pytest
 
 from high_society import GameState, Reveal, apply, legal_actions, result
-from high_society._history import Undecided, find_history
+from high_society._reachability import Undecided, find_history
 from high_society.batch import GameBatch
 from high_society.bots import RandomBot
 from high_society.encoding import action_from_id, legal_action_ids

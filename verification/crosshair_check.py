@@ -1,37 +1,30 @@
-"""Check the PEP 316 contracts of the rules and the scoring with CrossHair, and the canary.
+"""The contracts gate: every postcondition of the rules and the scoring, confirmed over its
+whole domain, by CrossHair over all paths or by enumeration; then the canary.
 
 Run: ``.venv/bin/python -m verification.crosshair_check`` (``python3 tasks.py test`` runs
-it): the gate. Each condition is checked over at most :data:`ITERATIONS` execution paths
-(:data:`SLOW` functions get more), with no time limit anywhere: CrossHair's per-condition
-and per-path timeouts are off, the SMT solver is bounded by work (``CROSSHAIR_SMT_RLIMIT``)
-rather than by seconds, and hashing is seeded. What CrossHair explores is then a function
-of the code alone, not of the machine's speed or load (docs/verification.md).
+it). Each postcondition is confirmed one of two ways:
 
-``--deep SECONDS [--jobs N] [FUNCTION ...]`` is the deep run (``python3 tasks.py
-verify-deep``, not in CI): no path limit, SECONDS of CPU per condition, one CrossHair process
-per function (N at a time, default 1), so that a crash inside CrossHair costs only that
-function's verdicts: they are reported as "CrossHair crashed" with its error line. It also
-prints, per condition, how many paths CrossHair explored and the CPU seconds it took.
+- **CrossHair over all paths**, for the functions :data:`CROSSHAIR` names (their inputs are
+  a few ints: CrossHair exhausts their paths within the bound given). No time limit
+  anywhere: the bound is a number of paths, CrossHair's per-condition and per-path
+  timeouts are off, the SMT solver is bounded by work (``CROSSHAIR_SMT_RLIMIT``), hashing
+  is seeded. What CrossHair explores is then a function of the code alone, not of the
+  machine's speed or load.
+- **Enumeration** over a finite domain that stands for every admitted input, for the others
+  (:mod:`verification.enumeration`, :mod:`verification.domains`).
 
-Both modes then check the contracts :mod:`verification.enumeration` covers by enumerating
-their finite domain (about 20 CPU seconds in the gate), reported as "confirmed by
-enumeration over N inputs", apart from CrossHair's verdicts.
+It prints each postcondition with how it was confirmed, then "N/35 confirmed", and exits 1
+when a postcondition is refuted or not confirmed (named, with the reason), when CrossHair
+prints an error line or "Unable to meet precondition" (it built no input, yet exits 0), or
+when the canary (``verification/canary.py``, a broken copy of ``cast_out``) is NOT refuted:
+a CrossHair that stopped working would also "confirm" everything else.
 
-It prints, for every condition, whether CrossHair confirmed it over all paths, did not
-refute it within its bound, or refuted it, and exits 1 when:
-
-- CrossHair reports a counterexample or any error line for a real contract (every
-  contract's preconditions admit only states whose cards are in place, so a
-  counterexample is a bug in the code or in the contract, never noise);
-- a function's preconditions could not be met ("Unable to meet precondition": CrossHair
-  built no input, so it checked nothing, yet exits 0);
-- a condition was never reported at all (nothing was analysed);
-- the canary (``verification/canary.py``, a broken copy of a checked function) is NOT
-  refuted: a CrossHair that stopped working would also "confirm" everything else;
-- an enumeration finds a condition false (or a precondition false on its domain).
-
-A crash inside CrossHair fails the gate (its output is not a report); in the deep run it is
-a verdict of its own and does not fail the run.
+``--deep SECONDS [--jobs N] [FUNCTION ...]`` (``python3 tasks.py verify-deep``, not in CI)
+runs CrossHair on every function, SECONDS of CPU per condition and no path bound, one process
+per function (N at a time), and prints its verdict, paths and CPU beside the gate's: extra
+evidence for the enumerated functions, whose domains rest on an argument. A crash inside
+CrossHair is then a verdict of its own ("CrossHair crashed"), reported with what an upstream
+report needs, and does not fail the run.
 """
 
 import importlib.metadata
@@ -47,38 +40,24 @@ from verification.crosshair_entry import STATS
 from verification.enumeration import ENUMERATIONS, Outcome, enumerate_all
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Execution paths per condition in the gate.
-ITERATIONS = 50
-#: Functions whose preconditions CrossHair needs more paths to meet, with their own bound.
-#: The first path that meets them is path 83 for ``_reveal``, 169 for ``_bid``, 98 for
-#: ``_pass``, 292 for ``_discard`` (a seat holding Faux Pas and a luxury card in the
-#: discard phase) and 28 for ``_check_bid``; the bounds leave room for changes to the code.
-#: ``cast_out`` has only 82 paths in all: a bound of 100 explores every one of them, so the
-#: gate confirms its contract instead of leaving it "not refuted".
-SLOW = {
-    "_check_bid": 75,
-    "_reveal": 250,
-    "_bid": 260,
-    "_pass": 200,
-    "_discard": 400,
-    "cast_out": 100,
-}
-#: The canaries' bound: CrossHair must refute both within it (it refutes
-#: ``broken_cast_out`` at path 4 and ``broken_bid`` at path 169, the first that meets
-#: ``_bid``'s precondition, which it shares).
+#: The functions whose contracts CrossHair confirms over all paths, each with its bound on
+#: paths per condition: ``cast_out`` has 82 paths in all, ``_status`` 27 and 21.
+CROSSHAIR = {"cast_out": 100, "_status": 50}
+#: The canaries' bound: CrossHair refutes ``broken_cast_out`` at path 4 and ``broken_bid``
+#: (the deep run's, sharing ``_bid``'s precondition) at path 169.
 CANARY_ITERATIONS = 250
 #: A bound on the SMT solver's work per query, in z3's machine-independent "rlimit" units
 #: (CrossHair reads it from the environment). A query that exhausts it is "unknown" and
-#: its path is abandoned, at the same point on every machine; a wall-clock solver timeout
-#: would abandon it at a point that depends on the load.
+#: its path is abandoned, at the same point on every machine.
 SMT_RLIMIT = 50_000_000
-#: The functions whose docstrings hold contracts, by module (and canary below).
+#: The functions whose docstrings hold contracts, by module.
 TARGETS = {
     "src/high_society/rules.py": ["_check_bid", "_reveal", "_bid", "_pass", "_discard"],
     "src/high_society/scoring.py": ["status_of", "_status", "cast_out", "winners", "result"],
 }
 CANARY = "verification/canary.py"
-#: The canaries' conditions that CrossHair must refute: (function, start of the condition).
+#: The canaries' conditions that CrossHair must refute: (function, start of the condition);
+#: the gate runs the first, the deep run both.
 CANARY_MUST_FAIL = (
     ("broken_cast_out", "post: all(i in __return__"),
     ("broken_bid", "post: hand_and_table_apart(seat, __return__)"),
@@ -95,7 +74,7 @@ STATS_PATTERN = re.compile(
     .replace(r"\{cpu:\.1f\}", r"(?P<cpu>[\d.]+)")
     + "$"
 )
-#: The verdicts of the table.
+#: CrossHair's verdicts.
 CONFIRMED = "confirmed over all paths"
 NOT_REFUTED = "not refuted"
 REFUTED = "REFUTED"
@@ -116,9 +95,9 @@ def _conditions(path: str, functions: list[str]) -> dict[int, tuple[str, str]]:
     return found
 
 
-def _crosshair(targets: list[str], bound: str) -> tuple[list[str], int]:
-    """CrossHair's output lines on ``targets`` and its exit code; ``bound`` is "N" paths,
-    or "N s" for the deep run (which also asks for the paths explored per condition)."""
+def _crosshair(targets: list[str], bound: str) -> list[str]:
+    """CrossHair's output lines on ``targets``; ``bound`` is "N" paths, or "N s" for the
+    deep run (which also asks for the paths explored per condition)."""
     stats = "0"
     if bound.endswith(" s"):
         limits = [f"--per_condition_timeout={bound[:-2]}"]
@@ -146,7 +125,7 @@ def _crosshair(targets: list[str], bound: str) -> tuple[list[str], int]:
         "CROSSHAIR_PATH_STATS": stats,
     }
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=False, env=env)
-    return (done.stdout + done.stderr).splitlines(), done.returncode
+    return (done.stdout + done.stderr).splitlines()
 
 
 def crash_line(lines: list[str]) -> str | None:
@@ -178,34 +157,8 @@ def _module(path: str) -> str:
     return path.removeprefix("src/").removesuffix(".py").replace("/", ".")
 
 
-def _target(path: str, name: str) -> str:
-    return f"{_module(path)}.{name}"
-
-
-def _run_gate(paths: int) -> tuple[dict[str, str], list[str]]:
-    """Bound -> CrossHair output, for the gate: one CrossHair per bound, in a fixed order."""
-    bounds = {name: str(SLOW.get(name, paths)) for names in TARGETS.values() for name in names}
-    targets = [_target(path, name) for path, names in TARGETS.items() for name in names]
-    lines: list[str] = []
-    for bound in dict.fromkeys(bounds.values()):
-        lines += _crosshair([t for t in targets if bounds[t.rsplit(".", 1)[1]] == bound], bound)[0]
-    return {name: f"{bound} paths" for name, bound in bounds.items()}, lines
-
-
-def _run_deep(
-    seconds: str, jobs: int, only: list[str]
-) -> tuple[dict[str, str], dict[str, list[str]]]:
-    """Function -> CrossHair output, one CrossHair process per function, ``jobs`` at once."""
-    names = [(path, name) for path, found in TARGETS.items() for name in found]
-    if only:  # in the order asked for
-        names = [(path, name) for name in only for path, n in names if n == name]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        runs = {
-            name: pool.submit(_crosshair, [_target(path, name)], f"{seconds} s")
-            for path, name in names
-        }
-        outputs = {name: run.result()[0] for name, run in runs.items()}
-    return {name: f"{seconds} s" for _, name in names}, outputs
+def _target(name: str) -> str:
+    return next(f"{_module(p)}.{name}" for p, names in TARGETS.items() if name in names)
 
 
 def _read(
@@ -241,7 +194,9 @@ def _read(
     return stats
 
 
-def _shown(verdict: str) -> str:
+def _shown(verdict: str | None) -> str:
+    if verdict is None:
+        return "never reported"
     if verdict.startswith("Confirmed over all paths"):
         return CONFIRMED
     if verdict.startswith(("Not confirmed", "Confirmed")):
@@ -249,38 +204,58 @@ def _shown(verdict: str) -> str:
     return REFUTED
 
 
-def _enumerations(
-    deep: bool, only: set[str], failures: list[str]
-) -> dict[tuple[str, str], Outcome]:
-    """(function, condition) -> what its enumeration found; a false condition fails."""
-    found: dict[tuple[str, str], Outcome] = {}
-    for name, outcomes in enumerate_all(deep, only).items():
-        for outcome in outcomes:
-            found[(name, outcome.condition)] = outcome
-            if outcome.counterexample is not None:
-                failures.append(
-                    f"{name}: enumeration: false on {outcome.counterexample!r}: "
-                    f"{outcome.condition[:200]}"
-                )
-    return found
-
-
-def _whole(function: str, deep: bool) -> bool:
-    return any(
-        (ran := run.for_run(deep)) is not None and ran.whole
-        for (_, name), run in ENUMERATIONS.items()
-        if name == function
-    )
-
-
-def _enumerated(outcome: Outcome | None, whole: bool = True) -> str:
+def _enumerated(outcome: Outcome | None) -> str | None:
+    """How an enumeration ended, as the report says it; None when there was none."""
     if outcome is None:
-        return ""
+        return None
     if outcome.counterexample is not None:
-        return "REFUTED by enumeration"
-    if not whole:  # a part of the domain: evidence, not a confirmation
-        return f"holds on all {outcome.inputs:,} inputs (a part of its domain)"
+        return f"REFUTED by enumeration on {outcome.counterexample!r}"[:300]
     return f"confirmed by enumeration over {outcome.inputs:,} inputs"
+
+
+ENUMERATION_NAMES = {name for _, name in ENUMERATIONS}
+
+
+def verdict(function: str, crosshair: str | None, enumerated: Outcome | None) -> tuple[bool, str]:
+    """Whether a postcondition is confirmed over its whole domain, and how (or why not)."""
+    if function in ENUMERATION_NAMES:
+        shown = _enumerated(enumerated) or "its enumeration did not run"
+        return shown.startswith("confirmed"), shown
+    if function in CROSSHAIR:
+        shown = _shown(crosshair)
+        if shown == CONFIRMED:
+            return True, f"{CONFIRMED} (CrossHair)"
+        if shown == NOT_REFUTED:
+            return False, f"CrossHair did not exhaust its paths within {CROSSHAIR[function]}"
+        return False, f"CrossHair: {shown}"
+    return False, "no enumeration and no CrossHair bound: nothing confirms it"
+
+
+def _run_deep(seconds: str, jobs: int, only: list[str]) -> dict[str, list[str]]:
+    """Function -> CrossHair output, one CrossHair process per function, ``jobs`` at once."""
+    names = only or [name for names in TARGETS.values() for name in names]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        runs = {name: pool.submit(_crosshair, [_target(name)], f"{seconds} s") for name in names}
+        return {name: run.result() for name, run in runs.items()}
+
+
+def _canaries(names: list[str], failures: list[str]) -> None:
+    verdicts: dict[tuple[str, int], str] = {}
+    canary_conditions = _conditions(CANARY, names)
+    _read(
+        _crosshair([f"{_module(CANARY)}.{n}" for n in names], str(CANARY_ITERATIONS)), [], verdicts
+    )
+    for function, start in CANARY_MUST_FAIL:
+        if function not in names:
+            continue
+        lines = [
+            n for n, (f, t) in canary_conditions.items() if f == function and t.startswith(start)
+        ]
+        found = verdicts.get((CANARY, lines[0]), "") if lines else ""
+        if found and not found.startswith(("Confirmed", "Not confirmed")):
+            print(f"  canary {function} refuted as it must be: {found[:80]}")
+        else:
+            failures.append(f"canary {function} NOT refuted: CrossHair is not checking")
 
 
 def main(argv: list[str]) -> int:
@@ -289,100 +264,56 @@ def main(argv: list[str]) -> int:
     began = time.perf_counter()
     # Read before CrossHair runs: its reports name the lines of the files it imported.
     conditions = {path: _conditions(path, names) for path, names in TARGETS.items()}
-    canary_conditions = {f: _conditions(CANARY, [f]) for f, _ in CANARY_MUST_FAIL}
     verdicts: dict[tuple[str, int], str] = {}
     stats: dict[tuple[str, int], tuple[int, str, float]] = {}
-    crashed: dict[str, str] = {}
-    reports: dict[str, list[str]] = {}
+    crashed: dict[str, list[str]] = {}
     if deep:
         rest = argv[1:]
         seconds = rest.pop(0) if rest and not rest[0].startswith("-") else "60"
         jobs = 1
         if rest[:1] == ["--jobs"]:
-            jobs = int(rest[1])
-            rest = rest[2:]
-        bounds, outputs = _run_deep(seconds, jobs, rest)
-        for name, lines in outputs.items():
-            crash = crash_line(lines)
-            if crash is None:
+            jobs, rest = int(rest[1]), rest[2:]
+        for name, lines in _run_deep(seconds, jobs, rest).items():
+            if crash_line(lines) is None:
                 stats |= _read(lines, failures, verdicts)
-            else:  # keep what it reported before it crashed; the rest is "crashed"
-                crashed[name] = crash
-                target = next(_target(p, n) for p, ns in TARGETS.items() for n in ns if n == name)
-                reports[name] = crash_report(name, target, seconds, lines)
+            else:  # keep what it reported before it crashed
+                crashed[name] = crash_report(name, _target(name), seconds, lines)
                 stats |= _read(lines, [], verdicts)
+        asked = rest or [n for names in TARGETS.values() for n in names]
     else:
-        bounds, lines = _run_gate(int(argv[0]) if argv else ITERATIONS)
-        stats |= _read(lines, failures, verdicts)
-    # The canaries get their path bound in both modes: refuting them must not depend on time.
-    _read(_crosshair([_module(CANARY)], str(CANARY_ITERATIONS))[0], failures, verdicts)
-    enumerated = _enumerations(deep, set(bounds), failures)
-    if deep:
-        print(f"CrossHair, deep run: {seconds} CPU s per condition, one process per function")
-        print(f"  {'function':10} {'CrossHair':28} {'paths':>6} {'CPU s':>6}  enumeration")
-    else:
-        print("CrossHair, the gate:")
-    tally = {CONFIRMED: 0, NOT_REFUTED: 0, REFUTED: 0, CRASHED: 0}
-    by_enumeration = sum(
-        1
-        for (function, condition), outcome in enumerated.items()
-        if condition.startswith("post:")
-        and outcome.counterexample is None
-        and _whole(function, deep)
-    )
+        for name, bound in CROSSHAIR.items():
+            _read(_crosshair([_target(name)], str(bound)), failures, verdicts)
+        asked = [n for names in TARGETS.values() for n in names]
+    enumerated = {
+        (name, o.condition): o for name, found in enumerate_all(asked).items() for o in found
+    }
+    for (name, condition), outcome in enumerated.items():
+        if condition.startswith("pre:") and outcome.counterexample is not None:
+            failures.append(f"{name}: its domain holds an input it does not admit: {condition}")
+    print("Contracts: every postcondition, and how it is confirmed over its whole domain")
+    confirmed = total = 0
     for path, found in conditions.items():
         for number, (function, text) in found.items():
-            if text.startswith("pre:"):
-                continue  # CrossHair reports on postconditions; preconditions frame them
-            if function in bounds or not deep:
-                verdict = verdicts.get((path, number))
-                if verdict is not None:
-                    shown = _shown(verdict)
-                elif function in crashed:
-                    shown = CRASHED
-                else:
-                    failures.append(f"{path}:{number}: {function}: never reported: {text}")
-                    continue
-            else:
-                continue  # not asked for in this deep run
-            tally[shown] += 1
-            outcome = enumerated.get((function, text))
+            if text.startswith("pre:") or function not in asked:
+                continue
+            total += 1
+            crosshair = verdicts.get((path, number))
+            ok, how = verdict(function, crosshair, enumerated.get((function, text)))
+            confirmed += ok
+            if not ok:
+                failures.append(f"{function}: NOT CONFIRMED ({how}): {text}")
+            print(f"  {function:10} {how}")
+            print(f"  {'':10} {text[:100]}")
             if deep:
                 paths, _, cpu = stats.get((path, number), (0, "", 0.0))
-                shown_paths = f"{paths:>6} {cpu:>6.0f}" if paths else f"{'':>6} {'':>6}"
-                enumerated_as = _enumerated(outcome, _whole(function, deep))
-                print(f"  {function:10} {shown:28} {shown_paths}  {enumerated_as}")
-                if shown == CRASHED:
-                    print(f"  {'':10} {crashed[function][:110]}")
-                print(f"  {'':10} {text[:110]}")
-            else:
-                shown = f"{shown} in {bounds[function]}" if shown == NOT_REFUTED else shown
-                print(f"  {function:10} {shown:28} {text[:88]}")
-                if outcome is not None:
-                    print(f"  {'':10} {_enumerated(outcome, _whole(function, deep))}")
-    counts = ", ".join(f"{n} {k}" for k, n in tally.items() if n or k != CRASHED)
-    print(f"  CrossHair: {counts}")
-    print(
-        f"  Enumeration (not CrossHair): {by_enumeration} postconditions confirmed over a"
-        " whole domain; the domains:"
-    )
-    for (_, name), whole_run in ENUMERATIONS.items():
-        run = whole_run.for_run(deep)
-        if run is not None and name in bounds:
-            print(f"    {name}: {run.domain}")
-    for function, start in CANARY_MUST_FAIL:
-        lines_of = [
-            n for n, (_, text) in canary_conditions[function].items() if text.startswith(start)
-        ]
-        verdict = verdicts.get((CANARY, lines_of[0]), "") if lines_of else ""
-        if verdict and not verdict.startswith(("Confirmed", "Not confirmed")):
-            print(f"  canary {function} refuted as it must be: {verdict[:80]}")
-        else:
-            failures.append(f"canary {function} NOT refuted: CrossHair is not checking")
-    print(f"CrossHair took {time.perf_counter() - began:.0f} s")
-    for name, crash in crashed.items():
-        print(f"CROSSHAIR CRASHED on {name} (its other verdicts are kept): {crash}")
-        for line in reports[name]:
+                shown = CRASHED if function in crashed and crosshair is None else _shown(crosshair)
+                print(f"  {'':10} CrossHair, {seconds} s: {shown}, {paths} paths, {cpu:.0f} CPU s")
+    print(f"{confirmed}/{total} confirmed")
+    _canaries([f for f, _ in CANARY_MUST_FAIL[: 2 if deep else 1]], failures)
+    print(f"took {time.perf_counter() - began:.0f} s")
+    for name, report in crashed.items():
+        print(f"CROSSHAIR CRASHED on {name} (its other verdicts are kept):")
+        for line in report:
             print(f"    {line}")
     for failure in failures:
         print(f"FAILED: {failure}")

@@ -1,22 +1,33 @@
-"""The finite domains of the reducer's transitions, each with the map that sends any input
-the preconditions admit to the domain's input that stands for it.
+"""The finite domains of the contracts, each with the map that sends any input the
+preconditions admit to the domain's input that stands for it.
 
-``_reveal``, ``_bid``, ``_pass`` and ``_discard`` take whole game states, which are not a
-finite set (any configuration, any number of prestige cards: ``cards_in_place`` repeats only
-the other cards). But each reads little of its state, and treats money cards and status cards
-alike in ways stated per function in docs/verification.md. So each domain here keeps what
-the function and its conditions read, and puts everything else in one fixed place; the
-``*_representative`` function of each computes, for any admitted input, the parameters of the
-domain's input that stands for it (``tests/test_contract_domains.py`` checks on random inputs
-outside the domains that the conditions have the same truth on both, and the output maps
-along). :mod:`verification.enumeration` runs the conditions over each domain.
+Most contracts take sequences or whole game states, which are not a finite set (any
+configuration, any number of prestige cards: ``cards_in_place`` repeats only the other
+cards). But each function reads little of its input, and reads it in ways stated per
+function in docs/verification.md ("Why each domain loses nothing"). So each domain keeps
+what the function and its conditions read, and puts everything else in one fixed place; the
+``*_representative`` function of each computes, for any admitted input, the key of the
+domain's input that stands for it (``tests/test_contract_domains.py`` checks on random
+inputs outside the domains that every condition has the same truth on both, and that the
+answer maps along). :mod:`verification.enumeration` runs the conditions over each domain.
 """
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
 
-from high_society import GameConfig, GameState, Phase, PlayerState, StatusCard, sort_cards
+from high_society import (
+    Bid,
+    GameConfig,
+    GameState,
+    Phase,
+    PlayerState,
+    StatusCard,
+    sort_cards,
+)
+from high_society._fast import set_highest_bid
 from high_society.cards import LUXURY, MAX_PLAYERS, MIN_PLAYERS, STANDARD_DECK
+from high_society.scoring import StatusBreakdown, status_of
 
 #: A function's input, by parameter name (as :mod:`verification.enumeration` reads it).
 Inputs = Mapping[str, object]
@@ -79,30 +90,43 @@ def passed_flags(n: int, seat: int, others_in: int) -> Iterator[tuple[bool, ...]
             yield flags
 
 
+# --- status_of ------------------------------------------------------------------------------
+
+
+def seat_holdings() -> Iterator[Inputs]:
+    """Every input of ``status_of`` in canonical order: :func:`holdings` (32,768)."""
+    for cards in holdings():
+        yield {"cards": cards}
+
+
+def status_of_representative(cards: Sequence[StatusCard]) -> tuple[StatusCard, ...]:
+    """The holding that stands for ``cards`` (which ``holdable`` admits): the same cards in
+    canonical order."""
+    return sort_cards(cards)
+
+
 # --- _discard --------------------------------------------------------------------------------
 
-DiscardKey = tuple[int, int, tuple[StatusCard, ...], StatusCard]
+DiscardKey = tuple[tuple[StatusCard, ...], StatusCard]
 
 
 def discard_keys() -> Iterator[DiscardKey]:
-    """(seats, seat, holding, card): every number of seats and seat; every holding of the
-    seat (canonical, 0 to 3 prestige) with Faux Pas and a luxury card; every luxury card of
-    it: 12 x 81,920 = 983,040."""
-    owning = [h for h in holdings() if FAUX_PAS in h and any(c.is_luxury for c in h)]
-    for n, seat in seat_counts():
-        for held in owning:
+    """(holding, card): every holding (canonical, 0 to 3 prestige) with Faux Pas and a
+    luxury card; every luxury card of it: 81,920."""
+    for held in holdings():
+        if FAUX_PAS in held:
             for card in held:
                 if card.is_luxury:
-                    yield n, seat, held, card
+                    yield held, card
 
 
 def discard_input(key: DiscardKey) -> Inputs:
-    """The discard of ``key``: the seat holds the holding and must discard; every other
-    seat holds nothing but all its money in hand, and no card is anywhere else."""
-    n, seat, held, card = key
-    players = tuple(_seat(cards=held) if i == seat else _seat() for i in range(n))
-    state = GameState(CONFIG, players, (), phase=Phase.DISCARD, turn=seat)
-    return {"state": state, "seat": seat, "card": card}
+    """The discard of ``key``: 3 seats, seat 0 holds the holding and must discard; the other
+    seats hold nothing but all their money in hand, and no card is anywhere else."""
+    held, card = key
+    players = (_seat(cards=held), _seat(), _seat())
+    state = GameState(CONFIG, players, (), phase=Phase.DISCARD, turn=0)
+    return {"state": state, "seat": 0, "card": card}
 
 
 def discards() -> Iterator[Inputs]:
@@ -110,37 +134,30 @@ def discards() -> Iterator[Inputs]:
     return map(discard_input, discard_keys())
 
 
-def three_seat_discards() -> Iterator[Inputs]:
-    """The inputs of :func:`discard_keys` with 3 seats (245,760): the gate's part."""
-    return map(discard_input, (k for k in discard_keys() if k[0] == MIN_PLAYERS))
-
-
 def discard_representative(state: GameState, seat: int, card: StatusCard) -> DiscardKey:
     """The key of the domain's input that stands for an admitted discard: the seat's holding
     in canonical order with at most 3 prestige cards; nothing else kept."""
-    return len(state.players), seat, capped(state.players[seat].status_cards), card
+    return capped(state.players[seat].status_cards), card
 
 
 # --- _reveal ---------------------------------------------------------------------------------
 
-RevealKey = tuple[int, int, tuple[StatusCard, ...], StatusCard]
+RevealKey = tuple[tuple[StatusCard, ...], StatusCard]
 
 
 def reveal_keys() -> Iterator[RevealKey]:
-    """(seats, turn, deck, card): every number of seats and starter; every deck, canonical,
-    a sub-multiset of the standard deck (0 to 3 prestige cards); every distinct card of it:
-    12 x 237,568 = 2,850,816."""
-    decks = list(holdings())
-    for n, turn in seat_counts():
-        for deck in decks:
-            for card in dict.fromkeys(deck):
-                yield n, turn, deck, card
+    """(deck, card): every deck, canonical, a sub-multiset of the standard deck (0 to 3
+    prestige cards); every distinct card of it: 237,568."""
+    for deck in holdings():
+        for card in dict.fromkeys(deck):
+            yield deck, card
 
 
 def reveal_input(key: RevealKey) -> Inputs:
-    """The reveal of ``key``: every seat holds all its money in hand and no status card."""
-    n, turn, deck, card = key
-    state = GameState(CONFIG, (_seat(),) * n, deck, phase=Phase.REVEAL, turn=turn)
+    """The reveal of ``key``: 3 seats, seat 0 to start, every seat with all its money in
+    hand and no status card."""
+    deck, card = key
+    state = GameState(CONFIG, (_seat(),) * MIN_PLAYERS, deck, phase=Phase.REVEAL)
     return {"state": state, "card": card}
 
 
@@ -149,15 +166,9 @@ def reveals() -> Iterator[Inputs]:
     return map(reveal_input, reveal_keys())
 
 
-def first_seat_reveals() -> Iterator[Inputs]:
-    """The inputs of :func:`reveal_keys` with 3 seats, seat 0 to start (237,568): the gate's
-    part."""
-    return map(reveal_input, (k for k in reveal_keys() if k[:2] == (MIN_PLAYERS, 0)))
-
-
 def reveal_representative(state: GameState, card: StatusCard) -> RevealKey:
     """The key that stands for an admitted reveal: the deck with at most 3 prestige cards."""
-    return len(state.players), state.turn, capped(state.deck), card
+    return capped(state.deck), card
 
 
 # --- _bid ------------------------------------------------------------------------------------
@@ -293,3 +304,203 @@ def pass_representative(state: GameState, seat: int) -> PassKey:
         tables,
         holds(seat) + holds(next_in(flags, seat)),
     )
+
+
+# --- _check_bid ------------------------------------------------------------------------------
+
+#: The places ``_check_bid`` tells a card by, relative to the bidder: in hand and bid, kept in
+#: hand, face up and bid again, face up and not bid, spent and bid, spent and not bid, bid
+#: but none of the bidder's (a value it never held, or one of the configuration it lacks).
+HAND_BID, HAND_KEPT, TABLE_BID, TABLE_KEPT, SPENT_BID, SPENT_KEPT, NOWHERE_BID = range(7)
+#: One card per place, ``2 ** place``; the configuration has all seven.
+CHECK_MONEY = tuple(1 << place for place in range(7))
+CHECK_CONFIG = GameConfig(money=CHECK_MONEY, deck=STANDARD_DECK)
+#: (seats, bidder, the places in use, whether the new face-up total beats the highest bid)
+CheckKey = tuple[int, int, tuple[bool, ...], bool]
+
+
+def check_bid_keys() -> Iterator[CheckKey]:
+    """Every number of seats and bidder, every set of the seven places in use, and both
+    sides of the highest bid: 12 x 128 x 2 = 3,072."""
+    for n, seat in seat_counts():
+        for used in itertools.product((False, True), repeat=NOWHERE_BID + 1):
+            for beats in (False, True):
+                yield n, seat, used, beats
+
+
+def check_bid_input(key: CheckKey) -> Inputs:
+    """The bid of ``key``: the bidder holds the card of each place in use (the nowhere card
+    in none) and bids those of the places that say "bid"; the highest bid is its new
+    face-up total, less one when the bid beats it (the state's cached highest bid; every
+    other seat holds all its money in hand)."""
+    n, seat, used, beats = key
+    at = [frozenset({CHECK_MONEY[k]}) if used[k] else frozenset() for k in range(len(used))]
+    hand = at[HAND_BID] | at[HAND_KEPT]
+    table = at[TABLE_BID] | at[TABLE_KEPT]
+    spent = at[SPENT_BID] | at[SPENT_KEPT]
+    bid = at[HAND_BID] | at[TABLE_BID] | at[SPENT_BID] | at[NOWHERE_BID]
+    everything = frozenset(CHECK_MONEY)
+    players = tuple(
+        PlayerState(hand, table=table, spent=spent) if i == seat else PlayerState(everything)
+        for i in range(n)
+    )
+    state = GameState(
+        CHECK_CONFIG, players, (), phase=Phase.AUCTION, turn=seat, auction=StatusCard.LUXURY_1
+    )
+    set_highest_bid(state, sum(table) + sum(bid) - beats)
+    return {"state": state, "action": Bid(seat, bid)}
+
+
+def check_bids() -> Iterator[Inputs]:
+    """Every input of :func:`check_bid_keys`."""
+    return map(check_bid_input, check_bid_keys())
+
+
+def check_bid_representative(state: GameState, action: Bid) -> CheckKey:
+    """The key that stands for an admitted bid: the places its cards and the bidder's money
+    are in, and whether the new face-up total beats the highest bid."""
+    p, cards = state.players[action.seat], action.cards
+    used = (
+        bool(cards & p.hand),
+        bool(p.hand - cards),
+        bool(cards & p.table),
+        bool(p.table - cards),
+        bool(cards & p.spent),
+        bool(p.spent - cards),
+        bool(cards - p.hand - p.table - p.spent),
+    )
+    beats = sum(p.table) + sum(cards) > state.highest_bid
+    return len(state.players), action.seat, used, beats
+
+
+# --- winners ---------------------------------------------------------------------------------
+
+#: How a seat not cast out differs from the one before it, the seats sorted by (status,
+#: money, top luxury card): not at all, by the top luxury card only, by money, by status.
+SAME, BY_TOP, BY_MONEY, BY_STATUS = range(4)
+#: (seats, how many are cast out, the step from each seat not cast out to the next)
+RankingKey = tuple[int, int, tuple[int, ...]]
+
+
+def ranking_keys(max_seats: int = MAX_PLAYERS, min_seats: int = 1) -> Iterator[RankingKey]:
+    """Every number of seats, of seats cast out (one at least: some seat has the least
+    money), and of steps between the others: 117 keys for 1 to 5 seats."""
+    for n in range(min_seats, max_seats + 1):
+        for out in range(1, n + 1):
+            for steps in itertools.product(range(4), repeat=max(n - out - 1, 0)):
+                yield n, out, steps
+
+
+def ranks(key: RankingKey) -> list[tuple[int, int, int]]:
+    """Each seat's (status, money, top luxury card) of ``key``, as small ints: the seats
+    cast out first, with (0, 0, 0); then the others from (0, 1, 0), each step raising its
+    own rank and restarting the ones after it (money from 1, above the seats cast out)."""
+    n, out, steps = key
+    seats = [(0, 0, 0)] * out
+    if n > out:
+        status, money, top = 0, 1, 0
+        seats.append((status, money, top))
+        for step in steps:
+            if step == BY_TOP:
+                top += 1
+            elif step == BY_MONEY:
+                money, top = money + 1, 0
+            elif step == BY_STATUS:
+                status, money, top = status + 1, 1, 0
+            seats.append((status, money, top))
+    return seats
+
+
+def top_breakdown(rank: int) -> StatusBreakdown:
+    """A breakdown whose top luxury card has rank ``rank`` among 0 to 4: none for 0, else
+    Luxury 2 x ``rank`` beside Luxury 1 (a lower card, the same for all: a reading of R12
+    that looked at any card but the top one would find ties the rule does not have)."""
+    return _TOP[rank]
+
+
+_TOP = [status_of([StatusCard.LUXURY_1, StatusCard.luxury(2 * r)] if r else []) for r in range(5)]
+
+
+def ranking_input(key: RankingKey) -> Inputs:
+    """The input of ``winners`` of ``key``: statuses and money as :func:`ranks` gives them,
+    each top luxury card by :func:`top_breakdown`."""
+    seats = ranks(key)
+    return {
+        "scores": tuple(Fraction(status) for status, _, _ in seats),
+        "money": tuple(money for _, money, _ in seats),
+        "breakdowns": tuple(top_breakdown(top) for _, _, top in seats),
+    }
+
+
+def rankings(max_seats: int = MAX_PLAYERS) -> Iterator[Inputs]:
+    """Every input of :func:`ranking_keys`."""
+    return map(ranking_input, ranking_keys(max_seats))
+
+
+def top_luxury(breakdown: StatusBreakdown) -> int:
+    """The value of the most valuable luxury card of ``breakdown``, 0 for none (R12)."""
+    return max((c.luxury_value for c in breakdown.luxury_cards), default=0)
+
+
+def ranking_representative(
+    scores: Sequence[Fraction], money: Sequence[int], breakdowns: Sequence[StatusBreakdown]
+) -> tuple[RankingKey, tuple[int, ...]]:
+    """The key that stands for an input of ``winners`` (or of ``result``, read per seat),
+    and which seat of the input each seat of the key's input stands for: the seats cast out
+    first, then the others sorted by (status, money, top luxury card)."""
+    least = min(money)
+    tops = [top_luxury(b) for b in breakdowns]
+    out = [i for i, m in enumerate(money) if m == least]
+    rest = sorted(
+        (i for i, m in enumerate(money) if m != least), key=lambda i: (scores[i], money[i], tops[i])
+    )
+    steps = []
+    for a, b in itertools.pairwise(rest):
+        if scores[a] != scores[b]:
+            steps.append(BY_STATUS)
+        elif money[a] != money[b]:
+            steps.append(BY_MONEY)
+        else:
+            steps.append(BY_TOP if tops[a] != tops[b] else SAME)
+    return (len(money), len(out), tuple(steps)), (*out, *rest)
+
+
+# --- result ----------------------------------------------------------------------------------
+
+#: For each top luxury rank 0 to 4, a holding with that top card (Luxury 2 to 6) and status
+#: 24: luxury cards worth 3, x8, or worth 6, x4. More prestige cards raise the status.
+_STATUS_24 = tuple(
+    sort_cards([*map(StatusCard.luxury, values), *[PRESTIGE] * prestige])
+    for values, prestige in (((1, 2), 3), ((3,), 3), ((2, 4), 2), ((1, 5), 2), ((6,), 2))
+)
+
+
+def end_keys() -> Iterator[RankingKey]:
+    """:func:`ranking_keys` of 3 to 5 seats: 114."""
+    return ranking_keys(MAX_PLAYERS, MIN_PLAYERS)
+
+
+def end_input(key: RankingKey) -> Inputs:
+    """The end of a game of ``key``: each seat's money in hand, worth its money rank
+    (nothing for the seats cast out); a seat not cast out holds the top luxury card of its
+    rank in a holding of status 24, with one more prestige card per status rank (x2 each);
+    a seat cast out holds nothing."""
+    players = []
+    for seat, (status, money, top) in enumerate(ranks(key)):
+        cast_out = seat < key[1]
+        cards = () if cast_out else sort_cards([*_STATUS_24[top], *[PRESTIGE] * status])
+        players.append(PlayerState(frozenset({money} - {0}), status_cards=cards))
+    return {"state": GameState(CONFIG, tuple(players), (), phase=Phase.OVER)}
+
+
+def ends() -> Iterator[Inputs]:
+    """Every input of :func:`end_keys`."""
+    return map(end_input, end_keys())
+
+
+def end_representative(state: GameState) -> tuple[RankingKey, tuple[int, ...]]:
+    """The key that stands for an admitted end, as :func:`ranking_representative` reads
+    each seat's money left (hand and table) and breakdown."""
+    breakdowns = [status_of(p.status_cards) for p in state.players]
+    money = [sum(p.hand) + sum(p.table) for p in state.players]
+    return ranking_representative([b.status for b in breakdowns], money, breakdowns)

@@ -1,6 +1,6 @@
 """How long ``state_problems`` takes on hostile states, and how its history search ends on
 standard games' states and on single changes to them, and how long it takes on those it
-stops on (docs/verification.md, "The boundary of state_problems"). Not part of CI: it
+stops on (docs/verification.md, "The work limit, and what is exact where"). Not part of CI: it
 measures time, and only reports.
 
 Run: ``nice -n 10 .venv/bin/python -m verification.history_limits [STATES [STRIDE]]``;
@@ -31,7 +31,7 @@ from high_society import (
     new_game,
     sort_cards,
 )
-from high_society import _history as history
+from high_society import _reachability as history
 from high_society.bots import CautiousBot, ClassicHeuristicBot, HeuristicBot, RandomBot
 from high_society.host import play
 from high_society.invariants import state_problems

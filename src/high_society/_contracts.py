@@ -36,6 +36,7 @@ __all__ = [
     "ends_on_last_dark_green",
     "hand_and_table_apart",
     "highest_bid_not_raised",
+    "holdable",
     "keeps_seats_and_removed",
     "money_ties_go_to_top_luxury",
     "next_seat_is_in",
@@ -277,6 +278,13 @@ def reveal_due_from(seat: int, after: GameState) -> bool:
 
 
 # --- Scoring (R10-R12) -----------------------------------------------------------------------
+
+
+def holdable(cards: Sequence[StatusCard]) -> bool:
+    """``cards`` could be one seat's: no card but prestige twice, at most three prestige
+    cards (a sub-multiset of the standard deck, which every game's deck is, R2)."""
+    once = [c for c in cards if c is not StatusCard.PRESTIGE]
+    return len(once) == len(set(once)) and len(cards) - len(once) <= 3
 
 
 def r11_status(cards: Sequence[StatusCard]) -> Fraction:

@@ -11,7 +11,7 @@ those.
 from collections import Counter
 
 from high_society._contracts import cards_in_place
-from high_society._history import Undecided, auction_starters, find_history
+from high_society._reachability import Undecided, auction_starters, find_history
 from high_society._text import short_repr
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, GameConfig, StatusCard, sort_cards
 from high_society.state import GameState, Phase, PlayerState
@@ -43,11 +43,12 @@ def state_problems(state: object) -> tuple[str, ...]:
 
     The result is empty exactly when some game from :func:`~high_society.new_game` leads
     to ``state``, for every configuration, with one limit: the history search stops after
-    a fixed amount of work (``high_society._history.WORK_LIMIT``, at most about 0.3 s
-    measured) and then accepts. On the explored games and on a sample of standard games'
-    states and single changes to them it always ends in time, and the boundary check shows
-    it exact there (docs/verification.md, "The boundary of state_problems"); elsewhere a
-    late state whose cards allow very many orders and payments may be accepted undecided.
+    a fixed amount of work (``high_society._reachability.WORK_LIMIT``, at most about 0.3 s
+    measured) and then accepts. So a reachable state is never refused, and an unreachable
+    one is refused unless its search runs out of work: on the explored games and on samples
+    of standard games' states and single changes to them it never does
+    (docs/verification.md, "The boundary of state_problems"); docs/stability.md
+    ("Reachability") states what is promised.
 
     >>> import attrs
     >>> from high_society import new_game
@@ -178,7 +179,7 @@ def _phase_problems(state: GameState) -> list[str]:
 
 def _has_history(state: GameState) -> bool:
     """Whether some order of the past rounds, with some payments in each, explains the
-    state's status cards and spent money (:mod:`high_society._history`). A search that
+    state's status cards and spent money (:mod:`high_society._reachability`). A search that
     needs more than its work limit counts as yes: never refuse a reachable state."""
     try:
         return find_history(state) is not None

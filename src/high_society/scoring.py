@@ -12,7 +12,7 @@ import attrs
 
 from high_society._contracts import (
     best_status_wins,
-    cards_in_place,
+    holdable,
     money_ties_go_to_top_luxury,
     r11_status,
     status_ties_go_to_money,
@@ -66,6 +66,9 @@ class StatusBreakdown:
     >>> b = status_of(cards)
     >>> b.status, b.explain()
     (Fraction(14, 1), '5 + 7 = 12, Passé - 5 = 7, 2 prestige x4 = 28, Scandale / 2 = 14')
+    >>> three = [StatusCard.LUXURY_3, StatusCard.PASSE, *[StatusCard.PRESTIGE] * 3]
+    >>> status_of(sort_cards(three)).explain()  # x8, not x6; Passé first, below zero too
+    '3, Passé - 5 = -2, 3 prestige x8 = -16'
     """
 
     luxury_cards: tuple[StatusCard, ...]
@@ -128,8 +131,9 @@ def status_of(cards: Sequence[StatusCard]) -> StatusBreakdown:
     """The status of a player owning ``cards`` (R11): luxury sum, minus 5 with Passé,
     doubled per prestige card, halved with Scandale; exact, possibly negative.
 
-    Contracts checked by CrossHair (docs/verification.md):
+    Contracts, confirmed by enumeration (docs/verification.md):
 
+    pre: holdable(cards)
     post: __return__.status == r11_status(cards)
     post: __return__ == status_of(list(reversed(cards)))
     """
@@ -214,7 +218,7 @@ class GameResult:
 def result(state: GameState) -> GameResult:
     """The result of a finished game (R10-R12).
 
-    pre: state.is_over and 3 <= len(state.players) <= 5 and cards_in_place(state)
+    pre: state.is_over and 3 <= len(state.players) <= 5
     post: __return__.money == tuple(sum(p.hand) + sum(p.table) for p in state.players)
     post: __return__.cast_out == cast_out(__return__.money)
     post: not set(__return__.winners) & set(__return__.cast_out)

@@ -67,6 +67,11 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
+def json_auth(token: str) -> dict[str, str]:
+    """The seat's token, and a body declared JSON."""
+    return {**auth(token), "Content-Type": "application/json"}
+
+
 def my_turn(client: TestClient, table: str, token: str) -> dict[str, Any]:
     """The payload once the person must act or the game is over (the bots play meanwhile)."""
     found: list[dict[str, Any]] = []
@@ -141,13 +146,13 @@ def test_a_move_is_refused_with_the_status_of_its_kind_and_changes_nothing(
         (b'{"action": {"type": "bid", "player": 0, "cards": [7]}}', 422, "illegal", "INVALID_CARD"),
     ]
     for body, status, kind, code in cases:
-        answer = client.post(url, content=body, headers=auth(token))
+        answer = client.post(url, content=body, headers=json_auth(token))
         assert (answer.status_code, answer.json()["kind"], answer.json()["code"]) == (
             status,
             kind,
             code,
         )
-    too_big = client.post(url, content=b" " * 5000, headers=auth(token))
+    too_big = client.post(url, content=b" " * 5000, headers=json_auth(token))
     assert too_big.status_code == 413
     assert too_big.json()["code"] == "TOO_LARGE"
     assert client.post(url, json={"action": {"type": "pass", "player": 0}}).status_code == 401

@@ -221,7 +221,8 @@ def test_bodies_names_numbers_and_tokens_are_bounded(client: TestClient) -> None
 
     for path in ("/api/tables", f"/api/tables/{table}/join", f"/api/tables/{table}/actions"):
         for content in (big, chunks()):
-            answer = client.post(path, content=content, headers=auth(token))
+            headers = {**auth(token), "Content-Type": "application/json"}
+            answer = client.post(path, content=content, headers=headers)
             assert (answer.status_code, answer.json()["code"]) == (413, "TOO_LARGE"), path
     long_name = {"seats": [{"kind": "person", "name": "A" * 65}, {"kind": "open"}] * 2}
     control = {"seats": [{"kind": "person", "name": "A\x07"}, {"kind": "open"}, {"kind": "open"}]}

@@ -49,8 +49,10 @@ Accepted(action=Bid(seat=0, cards=frozenset({2})), number=1, duplicate=False)
 """
 
 import enum
+import json
 import random
 import secrets
+import unicodedata
 from bisect import bisect_left
 from collections.abc import Iterator, Mapping, Sequence
 
@@ -58,9 +60,9 @@ import attrs
 
 from high_society._bidtable import fewest_cards
 from high_society._fields import read_int, read_list, read_object, read_status_card
-from high_society._json import JSON, JSONObject, copy_json, kind, parse_json
+from high_society._json import JSON, JSONObject, check_text_limits, copy_json, kind, parse_json
 from high_society._records import check_players
-from high_society._text import short_repr
+from high_society._text import is_unsafe_char, short_repr
 from high_society.actions import Action, Discard, Pass, Reveal
 from high_society.bots import AnyBot, Seen, decide
 from high_society.cards import MAX_PLAYERS, STANDARD, StatusCard
@@ -90,6 +92,7 @@ from high_society.text import narrate
 
 __all__ = [
     "FORMAT",
+    "MAX_META_BYTES",
     "MAX_MOVE_BYTES",
     "VERSION",
     "Accepted",
@@ -115,6 +118,9 @@ VERSION = 1
 MAX_MOVE_BYTES = 4096
 #: The longest bot label, in characters.
 MAX_BOT_LENGTH = 64
+#: The most a table's ``meta`` may hold, in bytes of JSON: its snapshot and its record stay
+#: within what their readers take.
+MAX_META_BYTES = 64 * 1024
 
 _C = RecordCode
 
@@ -227,12 +233,9 @@ def _seats(seats: Sequence[Seat | str]) -> tuple[Seat, ...]:
         raise InvalidConfigError(f"seats must be a sequence of seats, not {short_repr(seats)}")
     made = tuple(seat if isinstance(seat, Seat) else Seat(seat) for seat in seats)
     for seat in made:
-        bot = seat.bot
-        if bot is not None and (type(bot) is not str or not 1 <= len(bot) <= MAX_BOT_LENGTH):
-            raise InvalidConfigError(
-                f"a bot label must be a string of 1 to {MAX_BOT_LENGTH} characters, "
-                f"not {short_repr(bot)}"
-            )
+        problem = None if seat.bot is None else _bot_label_problem(seat.bot)
+        if problem is not None:
+            raise InvalidConfigError(f"{problem}, not {short_repr(seat.bot)}")
     try:
         check_players([seat.name for seat in made])  # the names' rules are the record's
     except RecordError as error:
@@ -251,7 +254,10 @@ class Table:
     Raises:
         InvalidConfigError: not 3 to 5 seats, names that a recorded game cannot hold (empty,
             over 64 characters, control characters, the same name twice), a bot label that
-            is not a string of 1 to 64 characters, or ``meta`` that is not a JSON object.
+            is not a string of 1 to 64 characters without control characters, or ``meta``
+            that is not a JSON object a record's reader takes in at most
+            :data:`MAX_META_BYTES` of JSON (so that the table's snapshot and record read
+            back).
     """
 
     def __init__(
@@ -572,10 +578,8 @@ class Table:
             raise RecordError(
                 _C.WRONG_TYPE, f"meta must be an object, not {kind(meta)}", path="$.meta"
             )
-        copied = copy_json(meta, "$.meta")
-        assert isinstance(copied, dict)
         table = cls.__new__(cls)
-        table._start(seats, order, copied)
+        table._start(seats, order, _checked_meta(meta))
         actions = read_list(obj["actions"], "$.actions", None, "actions")
         for index, item in enumerate(actions):
             where = f"$.actions[{index}]"
@@ -593,9 +597,10 @@ class Table:
 
 
 def check_name(name: object, path: str = "$") -> str:
-    """``name`` when a recorded game can hold it as a player's name: a string of 1 to 64
-    characters, not only spaces, without control characters (for a server that takes
-    names from clients).
+    """``name`` when a recorded game can hold it as a player's name (a string of 1 to 64
+    characters, not only spaces, without control characters) and it shows a visible
+    character: a letter, a digit, a punctuation mark or a symbol (not only zero-width or
+    other invisible characters). For a server that takes names from clients.
 
     >>> check_name("Ada")
     'Ada'
@@ -605,21 +610,62 @@ def check_name(name: object, path: str = "$") -> str:
     """
     others = [filler for filler in ("a", "b", "c") if filler != name][:2]
     try:
-        return check_players([name, *others])[0]
+        checked = check_players([name, *others])[0]
     except RecordError as error:
         raise RecordError(error.code, error.message, path=path) from None
+    if not any(unicodedata.category(char)[0] in "LNPS" for char in checked):
+        raise RecordError(
+            _C.BAD_PLAYERS,
+            "a name must show a visible character: a letter, a digit, a punctuation mark "
+            "or a symbol",
+            path=path,
+        )
+    return checked
+
+
+def _bot_label_problem(bot: object) -> str | None:
+    """Why ``bot`` cannot be a bot label, or ``None``."""
+    if type(bot) is not str or not 1 <= len(bot) <= MAX_BOT_LENGTH:
+        return f"a bot label must be a string of 1 to {MAX_BOT_LENGTH} characters"
+    if any(is_unsafe_char(char) for char in bot):
+        return "a bot label must hold no control character"
+    return None
 
 
 def _meta(meta: Mapping[str, JSON] | None) -> JSONObject:
+    """``meta`` copied, when a record and a snapshot can hold it and be read back.
+
+    Raises:
+        InvalidConfigError: ``meta`` is not such a JSON object (see :func:`_checked_meta`).
+    """
     if meta is None:
         return {}
     if not isinstance(meta, Mapping):
         raise InvalidConfigError(f"meta must be a JSON object, not {kind(meta)}")
     try:
-        copied = copy_json(dict(meta), "$.meta")
+        return _checked_meta(dict(meta))
     except RecordError as error:
         raise InvalidConfigError(f"bad meta: {error.message}") from None
-    assert isinstance(copied, dict)
+
+
+def _checked_meta(meta: dict[str, JSON]) -> JSONObject:
+    """A copy of ``meta``, the record's free-form data, with the bounds that keep a table
+    readable back: what a record's reader takes (its nesting and values), in at most
+    :data:`MAX_META_BYTES` of JSON (the rest of a snapshot is small and bounded).
+
+    Raises:
+        RecordError: not such an object (``WRONG_TYPE``, ``TOO_DEEP``, ``TOO_LARGE`` ...),
+            at ``$.meta``.
+    """
+    copied = GameRecord(("a", "b", "c"), (), meta).meta  # the record's own checks
+    text = json.dumps(copied, ensure_ascii=False, separators=(",", ":")).encode()
+    if len(text) > MAX_META_BYTES:
+        raise RecordError(
+            _C.TOO_LARGE,
+            f"meta holds {len(text):,} bytes of JSON, more than {MAX_META_BYTES:,}",
+            path="$.meta",
+        )
+    check_text_limits(text)
     return copied
 
 
@@ -629,17 +675,14 @@ def _read_seats(value: object) -> tuple[Seat, ...]:
         raise RecordError(
             _C.BAD_PLAYERS, f"{len(items):,} seats: at most {MAX_PLAYERS}", path="$.seats"
         )
-    seats = []
+    seats: list[tuple[object, str | None]] = []
     for i, item in enumerate(items):
         obj = read_object(item, f"$.seats[{i}]", None, ("name", "bot"), what="a seat")
         bot = obj["bot"]
-        if bot is not None and (type(bot) is not str or not 1 <= len(bot) <= MAX_BOT_LENGTH):
-            raise RecordError(
-                _C.WRONG_TYPE,
-                f"a bot label must be null or a string of 1 to {MAX_BOT_LENGTH} characters",
-                path=f"$.seats[{i}].bot",
-            )
-        seats.append((obj["name"], bot))
+        problem = None if bot is None else _bot_label_problem(bot)
+        if problem is not None:
+            raise RecordError(_C.WRONG_TYPE, f"{problem}, or null", path=f"$.seats[{i}].bot")
+        seats.append((obj["name"], None if bot is None else str(bot)))
     # The names' rules are the record's, with its messages.
     names = check_players([name for name, _ in seats], "$.seats")
     return tuple(Seat(name, bot) for name, (_, bot) in zip(names, seats, strict=True))

@@ -7,14 +7,16 @@ database that ``--database URL`` names.
 
 import argparse
 import contextlib
+import ipaddress
 import os
 import socket
+import sys
 from pathlib import Path
 
 from high_society._text import install_hint, short_repr
 from high_society.errors import InvalidConfigError
 
-__all__ = ["database_url", "default_data_dir", "listen", "register", "run"]
+__all__ = ["database_url", "default_data_dir", "listen", "register", "run", "sqlalchemy_url"]
 
 
 def default_data_dir() -> Path:
@@ -24,8 +26,10 @@ def default_data_dir() -> Path:
 
 
 def database_url(database: str | None, data_dir: Path) -> str:
-    """The database's SQLAlchemy URL: ``database`` when given, else a SQLite file in
-    ``data_dir`` (made if missing).
+    """The database's URL: ``database`` when given, else the SQLite file ``tables.sqlite3``
+    in ``data_dir``. The data directory is made if missing, readable by its owner only
+    (0700, whatever the umask): the database holds every table's secret deck order. The
+    URL is built from the path (any character of it is kept as it is), never pasted.
 
     Raises:
         InvalidConfigError: the data directory cannot be made.
@@ -33,12 +37,37 @@ def database_url(database: str | None, data_dir: Path) -> str:
     if database:
         return database
     try:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        if not data_dir.is_dir():
+            data_dir.mkdir(parents=True, mode=0o700)
+            data_dir.chmod(0o700)  # mkdir's mode is filtered by the umask
     except OSError as error:
         raise InvalidConfigError(
-            f"cannot make the data directory {str(data_dir)!r}: {error.strerror or error}"
+            f"cannot make the data directory {short_repr(str(data_dir))}: {error.strerror or error}"
         ) from None
-    return f"sqlite:///{data_dir.resolve() / 'tables.sqlite3'}"
+    path = data_dir.resolve() / "tables.sqlite3"
+    return sqlalchemy_url("sqlite", str(path))
+
+
+def _records_folder(path: Path) -> Path:
+    """The records folder, made if missing.
+
+    Raises:
+        InvalidConfigError: it cannot be made, or is not a folder.
+    """
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise InvalidConfigError(
+            f"cannot make the records folder {short_repr(str(path))}: {error.strerror or error}"
+        ) from None
+    return path
+
+
+def sqlalchemy_url(driver: str, database: str) -> str:
+    """A database URL made from its parts (SQLAlchemy escapes what needs it)."""
+    from sqlalchemy.engine import URL
+
+    return URL.create(driver, database=database).render_as_string()
 
 
 def listen(host: str, port: int, send_seconds: float) -> socket.socket:
@@ -125,6 +154,20 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="how long a client may leave what is sent to it unread before its connection "
         "is dropped (default 30)",
     )
+    parser.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write each finished game's record to DIR as it ends (finished tables leave "
+        "the database 30 days after their end)",
+    )
+    parser.add_argument(
+        "--api-docs",
+        action="store_true",
+        help="serve the browsable API docs at /docs (Swagger UI, which browsers load from "
+        "its CDN; off by default: /openapi.json is always served)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -133,7 +176,8 @@ def run(args: argparse.Namespace) -> int:
 
     Raises:
         InvalidConfigError: the ``server`` extra is not installed, the data directory cannot
-            be made, ``--bot-delay`` or ``--send-seconds`` is out of range, the database
+            be made, the records folder cannot be made, ``--bot-delay`` or
+            ``--send-seconds`` is out of range, the database
             cannot be used (not a database URL, unreachable, another schema version), or
             the server cannot listen on ``--host`` and ``--port`` (see :func:`listen`).
     """
@@ -154,11 +198,27 @@ def run(args: argparse.Namespace) -> int:
     url = database_url(args.database, args.data_dir or default_data_dir())
     check_database(url)  # a wrong URL or an unreachable database: said now, not in a traceback
     limits = Limits()
-    app = create_app(url, bot_delay=args.bot_delay, send_seconds=args.send_seconds)
+    records = None if args.records is None else _records_folder(args.records)
+    app = create_app(
+        url,
+        bot_delay=args.bot_delay,
+        send_seconds=args.send_seconds,
+        limits=limits,
+        records=records,
+        api_docs=args.api_docs,
+    )
     listener = listen(args.host, args.port, args.send_seconds)
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if listener.family == socket.AF_INET6 else host
     print(f"High Society table server on http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
+    if not ipaddress.ip_address(host.split("%")[0]).is_loopback:
+        print(
+            f"high-society: warning: serving plain HTTP on {shown}, beyond this machine: "
+            "seats' tokens would cross the network unencrypted. Put a reverse proxy that "
+            "speaks HTTPS in front of it (see the docs page 'Serve a table').",
+            file=sys.stderr,
+            flush=True,
+        )
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises Ctrl-C again once stopped
         config = uvicorn.Config(
             app,

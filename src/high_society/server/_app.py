@@ -12,11 +12,14 @@ store (:mod:`~high_society.server._store`: rows, versions, tokens' hashes); the 
 import asyncio
 import gc
 import logging
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
+from pathlib import Path
 from typing import Any, cast
 
+import attrs
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.routing import APIRoute
@@ -25,7 +28,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from high_society.server._errors import (
     ApiError,
@@ -35,6 +38,7 @@ from high_society.server._errors import (
     on_http_error,
 )
 from high_society.server._lifespan import Background
+from high_society.server._limits import Limits, Rate
 from high_society.server._master import Master
 from high_society.server._notify import Notifier
 from high_society.server._openapi import add_library_components
@@ -74,11 +78,46 @@ class _Application(FastAPI):
         scope[SERVER_SEND] = send
         try:
             if scope["type"] != "http" or not await self.lean.handle(self, scope, receive, send):
-                await super().__call__(scope, receive, send)
+                docs = self.docs_url is not None and scope["path"] == self.docs_url
+                await super().__call__(scope, receive, _guarded(send, _DOCS if docs else _GUARDS))
         finally:
             # uvicorn's ``send`` is a method of the object that holds the scope: a cycle
             # that would leave each request's objects to the garbage collector.
             del scope[SERVER_SEND]
+
+
+#: Headers on the page, its files and FastAPI's own answers: the page is never framed (no
+#: clickjacking), runs only its own script and style, and its files are what they say.
+_GUARDS = [
+    (b"x-frame-options", b"DENY"),
+    (
+        b"content-security-policy",
+        b"default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+        b"form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+#: The API docs page (``api_docs=True``) loads Swagger UI from its CDN: only never framed.
+_DOCS = [
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+]
+
+
+def _guarded(send: Send, guards: list[tuple[bytes, bytes]]) -> Send:
+    """``send`` with ``guards`` added to the answer's headers."""
+
+    async def guarded(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), *guards]}
+        await send(message)
+
+    return guarded
 
 
 class _Lean:
@@ -136,9 +175,12 @@ def create_app(
     poll_seconds: float = 1.0,
     sweep_seconds: float = 5.0,
     bot_delay: float = 0.0,
-    max_streams: int = 1000,
-    max_seat_streams: int = 4,
+    max_streams: int | None = None,
+    max_seat_streams: int | None = None,
     send_seconds: float = 30.0,
+    limits: Limits | None = None,
+    records: "str | os.PathLike[str] | None" = None,
+    api_docs: bool = False,
 ) -> FastAPI:
     """The table server as an ASGI application, over the database at ``database`` (a
     SQLAlchemy URL: ``sqlite:///path/tables.sqlite3``, ``postgresql://user@host/db``).
@@ -149,11 +191,16 @@ def create_app(
     ``sweep_seconds``: how often the server looks for tables where a bot or the dealer
     must act and plays them (after a restart, or when another process stopped).
     ``bot_delay``: seconds between two automatic actions of a table, so that people can
-    follow the bots (awaited: nothing waits for it but that table). ``max_streams``: the
-    open event streams of this process, and ``max_seat_streams`` those of one seat; past
-    them a stream is refused (503, 429). ``send_seconds``: a stream whose client reads
-    nothing for that long is ended, and its connection reset (under uvicorn; another
-    server closes it its own way).
+    follow the bots (awaited: nothing waits for it but that table). ``limits``: what one
+    client, and all of them, may hold of the process (:class:`Limits`; its defaults when
+    ``None``); ``max_streams`` and ``max_seat_streams``, when given, stand for those two
+    fields of it. ``send_seconds``: a stream whose client reads nothing for that long is
+    ended, and its connection reset (under uvicorn; another server closes it its own
+    way). ``records``: a folder where each game's record is written as it ends (finished
+    tables leave the database ``limits.keep_days`` after their end). ``api_docs``: serve
+    the browsable API docs at ``/docs`` (Swagger UI, which the browser loads from a CDN:
+    off by default, so that no third-party script runs where the page keeps its tokens;
+    ``/openapi.json`` is always served).
 
     The application is meant to be its process's main one: when it starts, it moves the
     objects alive then out of the garbage collector's way (``gc.freeze()``), so that the
@@ -164,15 +211,25 @@ def create_app(
         InvalidConfigError: ``database`` is not a URL of a database this server can use,
             or the database holds another schema version.
     """
+    bounds = limits or Limits()
+    if max_streams is not None:
+        bounds = attrs.evolve(bounds, max_streams=max_streams)
+    if max_seat_streams is not None:
+        bounds = attrs.evolve(bounds, max_seat_streams=max_seat_streams)
+    folder = None if records is None else Path(records)
     notifier = Notifier()
     watcher = Watcher(send_seconds)
-    slots = StreamSlots(max_seat_streams, max_streams)
+    slots = StreamSlots(bounds.max_seat_streams, bounds.max_streams, bounds.max_address_streams)
+    rate = Rate(bounds.tables_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, database)
-        master = Master(store, notifier, bot_delay=bot_delay)
-        app.state.services = Services(master, notifier, watcher, slots)
+        master = Master(
+            store, notifier, bot_delay=bot_delay, max_tables=bounds.max_tables, records=folder
+        )
+        master.live = await asyncio.to_thread(store.count_live)
+        app.state.services = Services(master, notifier, watcher, slots, bounds, rate)
         loop = asyncio.get_running_loop()
         notifier.bind(loop)
         master.start(loop)
@@ -183,6 +240,7 @@ def create_app(
             watcher,
             sweep_seconds=sweep_seconds,
             poll_seconds=poll_seconds,
+            limits=bounds,
         )
         gc.collect()
         gc.freeze()  # what lives now lives for ever: out of the full collections' way
@@ -202,6 +260,8 @@ def create_app(
         lifespan=lifespan,
         # Operations named after their functions: a generated client's methods.
         generate_unique_id_function=lambda route: route.name,
+        docs_url="/docs" if api_docs else None,
+        redoc_url=None,
     )
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(HTTPException, on_http_error)

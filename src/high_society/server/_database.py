@@ -9,12 +9,15 @@ SQLite.
 """
 
 import logging
+import os
 import re
 import sqlite3
+import stat
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -32,6 +35,7 @@ __all__ = [
     "check_url",
     "is_unavailable",
     "normalise_url",
+    "scrubbed",
     "shown_url",
 ]
 
@@ -73,11 +77,33 @@ def shown_url(url: str) -> str:
         key: ("***" if key.lower() in _SECRET_PARAMETERS else value)
         for key, value in parsed.query.items()
     }
-    return parsed.set(query=query).render_as_string(hide_password=True)
+    shown = parsed.set(query=query).render_as_string(hide_password=True)
+    return shown.replace("%2A%2A%2A", "***")
 
 
 #: Query parameters of a URL that hold secrets (libpq's names, and SQLAlchemy's).
 _SECRET_PARAMETERS = frozenset({"password", "passfile", "sslpassword", "sslkey"})
+
+
+def scrubbed(text: str, url: str) -> str:
+    """``text`` (a driver's message) with the secrets of ``url`` replaced by ``***``,
+    wherever they sit in it, and on one line."""
+    secrets: list[str] = []
+    try:
+        parsed = sa.engine.make_url(url)
+    except (sa.exc.ArgumentError, ValueError, TypeError):
+        parsed = None
+    if parsed is not None:
+        if parsed.password:
+            secrets.append(str(parsed.password))
+        for key, value in parsed.query.items():
+            if key.lower() in _SECRET_PARAMETERS:
+                secrets += [value] if isinstance(value, str) else list(value)
+    line = text.replace("\r", " ").split("\n", 1)[0]
+    for secret in sorted(secrets, key=len, reverse=True):
+        if secret:  # where it stands apart: a short one may be part of a word
+            line = re.sub(rf"(?<![A-Za-z0-9]){re.escape(secret)}(?![A-Za-z0-9])", "***", line)
+    return line[:300]
 
 
 def check_url(url: str) -> str:
@@ -221,6 +247,7 @@ class Database:
         self.is_postgres = self.url.startswith("postgresql")
         try:
             if self.is_sqlite:
+                _private_files(sa.engine.make_url(self.url).database)
                 self.engine: Engine = sa.create_engine(
                     self.url, connect_args={"timeout": busy_seconds, "check_same_thread": False}
                 )
@@ -238,7 +265,7 @@ class Database:
                     connect_args={} if "connect_timeout" in given else {"connect_timeout": 10},
                 )
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError, ValueError) as error:
-            reason = str(error).split("\n", 1)[0].replace(self.url, shown_url(self.url))
+            reason = scrubbed(str(error).replace(self.url, shown_url(self.url)), self.url)
             raise InvalidConfigError(
                 f"cannot use the database URL {shown_url(url)}: {reason}"
             ) from None
@@ -461,6 +488,31 @@ class _Writer:
         except Exception as error:  # a lone job or the commit failed: nothing is written
             return [(None, error) for _ in group]
         return results
+
+
+def _private_files(database: str | None) -> None:
+    """SQLite's files of ``database`` readable and writable by their owner only (0600),
+    whatever the umask: they hold every table's secret deck order and bot seed. A missing
+    database file is made so; SQLite gives its ``-wal`` and ``-shm`` files the same
+    permissions; files already there (made by an older server) are tightened."""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return
+    path = Path(database)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    except OSError:
+        return  # SQLite will say what is wrong, in the store's error
+    else:
+        os.close(fd)
+    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            info = name.stat()
+            if info.st_mode & 0o077 and info.st_uid == os.getuid() and stat.S_ISREG(info.st_mode):
+                name.chmod(0o600)
+        except OSError:
+            continue
 
 
 @contextmanager

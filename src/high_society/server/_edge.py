@@ -4,6 +4,7 @@ with :class:`~high_society.server._errors.ApiError` (``malformed``, ``too_large`
 ``unauthorized``) and changes nothing.
 """
 
+import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -49,16 +50,31 @@ def _too_large(limit: int) -> ApiError:
     return ApiError(ErrorKind.TOO_LARGE, "TOO_LARGE", f"a request body holds at most {limit} bytes")
 
 
-async def read_body(request: Request, limit: int = MAX_BODY_BYTES) -> bytes:
-    """The request's body, refused past ``limit`` bytes before more is read."""
+async def read_body(request: Request, limit: int = MAX_BODY_BYTES, seconds: float = 10.0) -> bytes:
+    """The request's JSON body: declared ``application/json`` (a cross-site form cannot
+    send that without the browser asking first, which this server never allows), refused
+    past ``limit`` bytes before more is read, and whole within ``seconds``."""
+    kind = (header(request, b"content-type") or "").partition(";")[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError(
+            ErrorKind.WRONG_MEDIA_TYPE,
+            "NOT_APPLICATION_JSON",
+            "send the body as JSON: Content-Type: application/json",
+        )
     declared = header(request, b"content-length")
     if declared is not None and (_number(declared) is None or int(declared) > limit):
         raise _too_large(limit)
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > limit:
-            raise _too_large(limit)
+    try:
+        async with asyncio.timeout(seconds):
+            async for chunk in request.stream():
+                data += chunk
+                if len(data) > limit:
+                    raise _too_large(limit)
+    except TimeoutError:
+        raise ApiError(
+            ErrorKind.TOO_SLOW, "BODY_TOO_SLOW", f"a request body must arrive within {seconds:g} s"
+        ) from None
     return bytes(data)
 
 

@@ -15,7 +15,7 @@ from high_society.errors import HighSocietyError, RecordError
 from high_society.serial import JSONObject, error_to_json
 from high_society.server._auth import Unauthorized
 from high_society.server._encoding import fast_json
-from high_society.server._master import Busy
+from high_society.server._master import Busy, Full
 from high_society.server._store import Conflict, NotFound, is_unavailable
 from high_society.table import Refusal, RefusalKind
 
@@ -37,6 +37,11 @@ class ErrorKind(enum.StrEnum):
 
     #: Not JSON, or not of the request's form (400).
     MALFORMED = "malformed"
+    #: A body that is not declared ``application/json`` (415): a cross-site form cannot
+    #: send one.
+    WRONG_MEDIA_TYPE = "wrong_media_type"
+    #: A body that did not arrive whole in time (408).
+    TOO_SLOW = "too_slow"
     #: No token, or not a seat's token at this table (401).
     UNAUTHORIZED = "unauthorized"
     #: A reveal: the table deals (403, R4).
@@ -52,13 +57,13 @@ class ErrorKind(enum.StrEnum):
     #: The table cannot do that now: it waits for players, has no open seat, the name is
     #: taken (409).
     CONFLICT = "conflict"
-    #: A body or a header over its bound (413).
+    #: A body over its bound (413), or a request head (431).
     TOO_LARGE = "too_large"
     #: Well formed and your own, but the rules forbid it now (422).
     ILLEGAL = "illegal"
-    #: Too many streams or tables for this seat or client, or made too fast (429).
+    #: Too many streams for this seat or address, or tables made too fast (429).
     TOO_MANY = "too_many"
-    #: The database cannot answer now, or the server is at a bound (503).
+    #: The database cannot answer now, or the server is at a bound of its own (503).
     UNAVAILABLE = "unavailable"
     #: The server failed: a bug, logged (500).
     INTERNAL = "internal"
@@ -67,6 +72,8 @@ class ErrorKind(enum.StrEnum):
 #: The HTTP status of each kind.
 STATUS = {
     ErrorKind.MALFORMED: 400,
+    ErrorKind.WRONG_MEDIA_TYPE: 415,
+    ErrorKind.TOO_SLOW: 408,
     ErrorKind.UNAUTHORIZED: 401,
     ErrorKind.NOT_ALLOWED: 403,
     ErrorKind.NOT_YOUR_SEAT: 403,
@@ -131,6 +138,13 @@ def error_for(error: Exception) -> ApiError:
         )
     if isinstance(error, Conflict):
         return ApiError(ErrorKind.CONFLICT, error.code, error.message)
+    if isinstance(error, Full):
+        return ApiError(
+            ErrorKind.UNAVAILABLE,
+            "TOO_MANY_TABLES",
+            "the server holds as many tables as it may: try again later",
+            retry_after=60,
+        )
     if isinstance(error, Busy):
         return ApiError(
             ErrorKind.UNAVAILABLE, "BUSY", "the table is busy: try again", retry_after=1

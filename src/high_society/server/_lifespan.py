@@ -1,15 +1,17 @@
 """A server process's background work, from start to stop: the sweep that lets the bots and
-the dealer of every table play (after a restart, or when another process stopped), the
-streams' clocks, and learning of the actions other processes commit (PostgreSQL tells:
-``LISTEN``; on SQLite the versions of the tables streamed here are read every
-``poll_seconds``)."""
+the dealer of every table play (after a restart, or when another process stopped) and
+deletes the tables past their time, the streams' clocks, and learning of the actions
+other processes commit (PostgreSQL tells: ``LISTEN``; on SQLite the versions of the
+tables streamed here are read every ``poll_seconds``)."""
 
 import asyncio
 import logging
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
+from high_society.server._limits import Limits
 from high_society.server._master import Master
 from high_society.server._notify import Notifier
 from high_society.server._store import Store, is_unavailable
@@ -32,7 +34,9 @@ class Background:
         *,
         sweep_seconds: float,
         poll_seconds: float,
+        limits: Limits,
     ) -> None:
+        self._limits = limits
         self._store = store
         self._master = master
         self._notifier = notifier
@@ -74,10 +78,20 @@ class Background:
         return deliver
 
     async def _sweep(self) -> None:
-        """Let the bots and the dealer play wherever they must act, every sweep."""
+        """Every sweep: let the bots and the dealer play wherever they must act, delete
+        the tables past their time (:class:`~high_society.server.Limits`), and count the
+        tables not over."""
         while True:
             try:
                 self._master.schedule(await asyncio.to_thread(self._store.due))
+                now = time.time()
+                idle = now - self._limits.idle_hours * 3600
+                kept = now - self._limits.keep_days * 86_400
+                gone = await asyncio.to_thread(self._store.expire, idle, kept)
+                if gone:
+                    log.info("%d tables past their time deleted", len(gone))
+                    self._master.forget(gone)
+                self._master.live = await asyncio.to_thread(self._store.count_live)
             except Exception as error:
                 if not is_unavailable(error):
                     log.exception("the sweep failed")

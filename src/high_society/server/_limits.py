@@ -1,10 +1,14 @@
-"""What one client may cost a server process at most: the bounds of :class:`Limits`."""
+"""What one client may cost a server process at most: the bounds of :class:`Limits`, and
+the rate at which one address may make tables (:class:`Rate`)."""
 
+import time
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-__all__ = ["Limits"]
+__all__ = ["Limits", "Rate"]
 
 
 def _positive(_: object, attribute: "attrs.Attribute[Any]", value: float) -> None:
@@ -55,3 +59,30 @@ class Limits:
     tables_per_minute: float = attrs.field(default=20.0, validator=_positive)
     idle_hours: float = attrs.field(default=24.0, validator=_positive)
     keep_days: float = attrs.field(default=30.0, validator=_positive)
+
+
+class Rate:
+    """How many things each key (a client's address) may do per minute, in bursts of as
+    many: a token bucket per key, the buckets of at most ``keys`` keys kept (the oldest
+    forgotten, which only makes a forgotten key's next burst whole again)."""
+
+    def __init__(
+        self, per_minute: float, *, keys: int = 65_536, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.per_minute = per_minute
+        self._keys = keys
+        self._clock = clock
+        self._buckets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # key: tokens, at
+
+    def take(self, key: str) -> float:
+        """Take one for ``key``: 0 when it may go ahead, else the seconds until it may."""
+        now = self._clock()
+        tokens, then = self._buckets.pop(key, (self.per_minute, now))
+        tokens = min(self.per_minute, tokens + (now - then) * self.per_minute / 60)
+        if tokens < 1:
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) * 60 / self.per_minute
+        self._buckets[key] = (tokens - 1, now)
+        while len(self._buckets) > self._keys:
+            self._buckets.popitem(last=False)
+        return 0.0

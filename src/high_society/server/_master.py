@@ -23,17 +23,18 @@ import json
 import logging
 import secrets
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, TypeVar
 
 import attrs
 
 from high_society.actions import Action
 from high_society.bots import AnyBot
-from high_society.errors import HighSocietyError
-from high_society.record import dumps_record
+from high_society.errors import HighSocietyError, RecordError
+from high_society.record import dumps_record, write_record
 from high_society.rules import CHANCE, to_act
 from high_society.serial import action_from_json, action_to_json
 from high_society.server._auth import hash_token, new_token, seat_by_token
@@ -43,7 +44,7 @@ from high_society.server._notify import Notifier
 from high_society.server._store import Conflict, NotFound, Opening, SeatRow, Store, is_unavailable
 from high_society.table import Accepted, Move, Refusal, Seat, Table
 
-__all__ = ["Busy", "Created", "Game", "Master", "Played", "SeatSpec"]
+__all__ = ["Busy", "Created", "Full", "Game", "Master", "Played", "SeatSpec"]
 
 log = logging.getLogger("high_society.server")
 
@@ -61,6 +62,10 @@ _TRIES = 4
 class Busy(Exception):
     """Other processes moved the table on each time this one was about to commit: try
     again."""
+
+
+class Full(Exception):
+    """The database holds as many tables not over as the server may keep."""
 
 
 @attrs.frozen
@@ -157,7 +162,9 @@ class Master:
     threads of the master's own pools.
 
     ``bot_delay``: seconds of pause after each automatic action of a table.
-    ``bot_threads``: how many tables' bots think at once.
+    ``bot_threads``: how many tables' bots think at once. ``max_tables``: tables not over
+    the database may hold (counted here between sweeps, which read the count). ``records``:
+    a folder where each game's record is written as it ends.
     """
 
     def __init__(
@@ -168,10 +175,16 @@ class Master:
         bot_delay: float = 0.0,
         bot_threads: int = 2,
         store_threads: int = 16,
+        max_tables: int = 10_000,
+        records: Path | None = None,
     ) -> None:
         self._store = store
         self._notifier = notifier
         self._bot_delay = bot_delay
+        self._max_tables = max_tables
+        self._records = records
+        #: Tables not over in the database, as last counted, plus those made here since.
+        self.live = 0
         self._games: OrderedDict[str, Game] = OrderedDict()
         self._tokens: OrderedDict[str, dict[str, int]] = OrderedDict()
         self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
@@ -204,6 +217,8 @@ class Master:
         """Make a table: a person's seat gets a token; bots are named after their kind and
         seat, never like a person; with no seat open the table starts at once, its deck
         shuffled (``secrets.SystemRandom``) and its first card revealed."""
+        if self.live >= self._max_tables:
+            raise Full
         table_id = secrets.token_urlsafe(12)
         names = [spec.name for spec in specs if spec.name is not None]
         rows: list[SeatRow] = []
@@ -230,6 +245,7 @@ class Master:
             opening = _opening(table)
         bot_seed = secrets.randbits(62)
         await self._in_store(self._store.create, table_id, rows, bot_seed, opening)
+        self.live += 1
         if table is not None:
             self._keep_tokens(table_id, hashes)
             self._keep(table_id, Game(table, bot_seed))
@@ -341,7 +357,24 @@ class Master:
         self._keep(table_id, Game(table, bot_seed))
         if actor in ("bot", "chance"):
             self._schedule(table_id)
+        elif status == "over" and self._records is not None:
+            self._spawn(self._write_record(table_id, table))
         return True
+
+    async def _write_record(self, table_id: str, table: Table) -> None:
+        """Write a finished game's record to the records folder."""
+        assert self._records is not None
+        path = self._records / f"high-society-{table_id}.json"
+        try:
+            await self._in_store(write_record, path, table.record())
+        except RecordError as error:
+            log.warning("table %s: its record was not written: %s", table_id, error.message)
+
+    def forget(self, table_ids: Sequence[str]) -> None:
+        """Drop what is kept of tables the store deleted."""
+        for table_id in table_ids:
+            self._forget(table_id)
+            self._tokens.pop(table_id, None)
 
     # --- What a seat is sent ----------------------------------------------------------------
 
@@ -463,7 +496,12 @@ class Master:
         if table_id in self._playing or self._loop is None:
             return
         self._playing.add(table_id)
-        task = self._loop.create_task(self._autoplay(table_id))
+        self._spawn(self._autoplay(table_id))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in the background, until it ends or the master closes."""
+        assert self._loop is not None
+        task = self._loop.create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 

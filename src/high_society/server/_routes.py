@@ -19,6 +19,7 @@ from starlette.responses import Response
 from high_society.server import _edge as edge
 from high_society.server._encoding import fast_json
 from high_society.server._errors import ApiError, ErrorKind, error_for, refused
+from high_society.server._limits import Limits, Rate
 from high_society.server._master import Master
 from high_society.server._models import (
     CreateTable,
@@ -50,6 +51,8 @@ class Services:
     notifier: Notifier
     watcher: Watcher
     streams: StreamSlots
+    limits: Limits
+    tables: Rate
 
 
 def _services(request: Request) -> Services:
@@ -81,6 +84,8 @@ def _errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 
 _WHEN = {
     400: "Malformed: not JSON, or not of the request's form (kind malformed)",
+    408: "The body did not arrive whole in time (kind too_slow)",
+    415: "The body is not declared application/json (kind wrong_media_type)",
     401: "No token, or not a seat's token at this table (kind unauthorized)",
     403: "A reveal (not_allowed), or another seat's action (not_your_seat)",
     404: "No such table (kind not_found)",
@@ -88,13 +93,14 @@ _WHEN = {
     "(conflict); a move numbered for another moment (wrong_number)",
     413: "The body is larger than its bound (kind too_large)",
     422: "Illegal now: the engine's reason code (kind illegal)",
-    429: "Too many event streams for this seat (kind too_many)",
+    429: "Too many event streams for this seat or address, or tables made too fast "
+    "(kind too_many; Retry-After)",
     503: "The database cannot answer now, or a bound of the server is reached "
     "(kind unavailable; Retry-After)",
 }
 
 
-def _body(model: type[Any]) -> DependsParam:
+def _declared_body(model: type[Any]) -> DependsParam:
     """A request body of ``model``, for the document."""
 
     def body(body: Annotated[model, Body()]) -> None:  # type: ignore[valid-type]
@@ -106,6 +112,16 @@ def _body(model: type[Any]) -> DependsParam:
 
 def _declared(*functions: Callable[..., None]) -> Sequence[DependsParam]:
     return [Depends(function) for function in functions]
+
+
+async def _body(request: Request, services: Services, limit: int = edge.MAX_BODY_BYTES) -> bytes:
+    return await edge.read_body(request, limit, services.limits.body_seconds)
+
+
+def _address(request: Request) -> str:
+    """The client's address (the proxy's, behind a reverse proxy uvicorn does not trust)."""
+    client = request.scope.get("client")
+    return str(client[0]) if client else ""
 
 
 def _json(value: object, status: int = 200) -> Response:
@@ -120,15 +136,25 @@ def _json(value: object, status: int = 200) -> Response:
     status_code=201,
     summary="Make a table",
     response_model=TableCreated,
-    responses=_errors(400, 413, 503),
-    dependencies=[_body(CreateTable)],
+    responses=_errors(400, 408, 413, 415, 429, 503),
+    dependencies=[_declared_body(CreateTable)],
 )
 async def create_table(request: Request) -> Response:
     """The answer gives each named person's seat and secret token; the game starts, its
-    first card revealed, when no seat is open."""
-    specs = edge.seat_specs(await edge.read_body(request))
+    first card revealed, when no seat is open. One address makes a bounded number of
+    tables a minute (429, with Retry-After)."""
+    services = _services(request)
+    specs = edge.seat_specs(await _body(request, services))
+    wait = services.tables.take(_address(request))
+    if wait:
+        raise ApiError(
+            ErrorKind.TOO_MANY,
+            "TOO_MANY_TABLES",
+            f"an address makes at most {services.limits.tables_per_minute:g} tables a minute",
+            retry_after=max(1, round(wait + 0.5)),
+        )
     try:
-        made = await _services(request).master.create(specs)
+        made = await services.master.create(specs)
     except Exception as error:
         raise error_for(error) from None
     seats = [{"seat": seat, "token": token} for seat, token in made.tokens]
@@ -161,14 +187,14 @@ async def get_table(request: Request) -> Response:
     "/tables/{table_id}/join",
     summary="Take the first open seat",
     response_model=Joined,
-    responses=_errors(400, 404, 409, 413, 503),
-    dependencies=[*_declared(table_id_param), _body(JoinTable)],
+    responses=_errors(400, 404, 408, 409, 413, 415, 503),
+    dependencies=[*_declared(table_id_param), _declared_body(JoinTable)],
 )
 async def join(request: Request) -> Response:
     """The answer gives the seat and its secret token. The game starts when no seat is
     open."""
     table_id = request.path_params["table_id"]
-    name = edge.join_name(await edge.read_body(request))
+    name = edge.join_name(await _body(request, _services(request)))
     try:
         seat, token = await _services(request).master.join(table_id, name)
     except Exception as error:
@@ -242,16 +268,17 @@ async def payload(request: Request) -> Response:
     "/tables/{table_id}/actions",
     summary="Play a move",
     response_model=MoveAccepted,
-    responses=_errors(400, 401, 403, 404, 409, 413, 422, 503),
-    dependencies=[*_declared(table_id_param, seat_param), _body(MoveRequest)],
+    responses=_errors(400, 401, 403, 404, 408, 409, 413, 415, 422, 503),
+    dependencies=[*_declared(table_id_param, seat_param), _declared_body(MoveRequest)],
 )
 async def act(request: Request) -> Response:
     """The move is committed, with the reveal it makes due, before the answer, which says
     who acts next. Send the payload's number with it: a retry with the same number is
     not played twice."""
-    master = _services(request).master
+    services = _services(request)
+    master = services.master
     table_id, seat = await _seat(request, master)
-    move = edge.move(await edge.read_body(request, MAX_MOVE_BYTES))
+    move = edge.move(await _body(request, services, MAX_MOVE_BYTES))
     try:
         played = await master.submit(table_id, seat, move)
     except Exception as error:
@@ -291,11 +318,19 @@ async def events(request: Request) -> Response:
     except Exception as error:
         raise error_for(error) from None
     key = (table_id, seat)
+    address = _address(request)
     if slots.full_for(key):
         raise ApiError(
             ErrorKind.TOO_MANY,
             "TOO_MANY_STREAMS",
             f"a seat has at most {slots.per_key} event streams open",
+            retry_after=5,
+        )
+    if slots.full_at(address):
+        raise ApiError(
+            ErrorKind.TOO_MANY,
+            "TOO_MANY_STREAMS",
+            f"an address has at most {slots.per_address} event streams open",
             retry_after=5,
         )
     if slots.full:
@@ -305,7 +340,7 @@ async def events(request: Request) -> Response:
             "too many event streams: try again",
             retry_after=1,
         )
-    release_slot = slots.take(key)
+    release_slot = slots.take(key, address)
     wake = notifier.subscribe(table_id)
     watch = services.watcher.watch(wake)
 

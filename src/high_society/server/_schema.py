@@ -156,4 +156,16 @@ def statements(dialect: str = "sqlite") -> dict[str, sa.ClauseElement]:
         "due": sa.select(tables.c.id).where(
             tables.c.status == "playing", sa.or_(tables.c.next == "bot", tables.c.next == "chance")
         ),
+        "live": sa.select(sa.func.count()).where(tables.c.status != "over"),
+        "expired": sa.select(tables.c.id)
+        .where(
+            sa.or_(
+                sa.and_(tables.c.status != "over", tables.c.updated < sa.bindparam("idle_before")),
+                sa.and_(tables.c.status == "over", tables.c.updated < sa.bindparam("over_before")),
+            )
+        )
+        .limit(500),
+        "delete_actions": actions.delete().where(actions.c.table_id == _ID),
+        "delete_seats": seats.delete().where(seats.c.table_id == _ID),
+        "delete_table": tables.delete().where(the_table),
     } | ({"append_pg": APPEND_PG} if dialect == "postgresql" else {})

@@ -31,7 +31,7 @@ import attrs
 import sqlalchemy as sa
 
 from high_society.errors import InvalidConfigError
-from high_society.server._database import Cursor, Database, is_unavailable, shown_url
+from high_society.server._database import Cursor, Database, is_unavailable, scrubbed, shown_url
 from high_society.server._schema import CHANNEL, statements
 
 __all__ = [
@@ -117,8 +117,10 @@ def check_database(url: str) -> None:
     """
     try:
         Store(url).close()
-    except sa.exc.SQLAlchemyError as error:
-        reason = str(getattr(error, "orig", None) or error).split("\n", 1)[0]
+    except InvalidConfigError:
+        raise
+    except Exception as error:  # the driver's, of any kind: one line, no secret
+        reason = scrubbed(str(getattr(error, "orig", None) or error), url)
         raise InvalidConfigError(f"cannot use the database {shown_url(url)}: {reason}") from None
 
 
@@ -339,6 +341,31 @@ class Store:
                     found[table_id] = int(row[1])
         return found
 
+    def count_live(self) -> int:
+        """How many tables are not over (waiting for players, or playing)."""
+        with self._db.alone() as cursor:
+            row = cursor.first("live")
+        return 0 if row is None else int(row[0])
+
+    def expire(self, idle_before: float, over_before: float) -> list[str]:
+        """Delete the tables not over whose last change came before ``idle_before``, and
+        those over since before ``over_before`` (times as ``time.time()``); return their
+        ids."""
+
+        def delete(cursor: Cursor) -> list[str]:
+            gone = [
+                str(table_id)
+                for (table_id,) in cursor.all(
+                    "expired", idle_before=idle_before, over_before=over_before
+                )
+            ]
+            for table_id in gone:
+                for name in ("delete_actions", "delete_seats", "delete_table"):
+                    cursor.run(name, id=table_id)
+            return gone
+
+        return self._db.write(delete)
+
     def due(self) -> list[str]:
         """The tables where a bot or the dealer must act (to advance after a restart)."""
         with self._db.alone() as cursor:
@@ -465,7 +492,8 @@ class Store:
                 connection = dialect.connect(*cargs, **cparams)
             except Exception as error:
                 if not down:
-                    log.warning("listening for actions: cannot connect (%s); retrying", error)
+                    reason = scrubbed(str(error), self._db.url)
+                    log.warning("listening for actions: cannot connect (%s); retrying", reason)
                     down = True
                 stop.wait(retry_seconds)
                 continue
@@ -484,7 +512,8 @@ class Store:
                             deliver(table_id, int(version), action)
             except Exception as error:
                 if not down:
-                    log.warning("listening for actions: connection lost (%s); retrying", error)
+                    reason = scrubbed(str(error), self._db.url)
+                    log.warning("listening for actions: connection lost (%s); retrying", reason)
                     down = True
                 stop.wait(retry_seconds)
             finally:

@@ -44,11 +44,13 @@ _RESET = struct.pack("ii", 1, 0)
 
 
 class StreamSlots:
-    """How many event streams are open, per key (a seat of a table) and in all, against
-    their bounds."""
+    """How many event streams are open, per key (a seat of a table, a client's address)
+    and in all, against their bounds: ``per_key`` for each key of the first kind,
+    ``per_address`` for the second."""
 
-    def __init__(self, per_key: int, total: int) -> None:
+    def __init__(self, per_key: int, total: int, per_address: int = 32) -> None:
         self.per_key = per_key
+        self.per_address = per_address
         self.total = total
         self._open: dict[object, int] = {}
         self._count = 0
@@ -62,14 +64,20 @@ class StreamSlots:
         """Whether ``key`` has as many streams as it may."""
         return self._open.get(key, 0) >= self.per_key
 
+    def full_at(self, address: str) -> bool:
+        """Whether ``address`` has as many streams as it may."""
+        return self._open.get(("address", address), 0) >= self.per_address
+
     @property
     def full(self) -> bool:
         """Whether the process has as many streams as it may."""
         return self._count >= self.total
 
-    def take(self, key: object) -> Callable[[], None]:
-        """Count a stream of ``key``; return what releases it (once)."""
-        self._open[key] = self._open.get(key, 0) + 1
+    def take(self, key: object, address: str) -> Callable[[], None]:
+        """Count a stream of ``key`` from ``address``; return what releases it (once)."""
+        keys = (key, ("address", address))
+        for counted in keys:
+            self._open[counted] = self._open.get(counted, 0) + 1
         self._count += 1
         released = False
 
@@ -79,9 +87,10 @@ class StreamSlots:
                 return
             released = True
             self._count -= 1
-            self._open[key] -= 1
-            if not self._open[key]:
-                del self._open[key]
+            for counted in keys:
+                self._open[counted] -= 1
+                if not self._open[counted]:
+                    del self._open[counted]
 
         return release
 

@@ -72,33 +72,41 @@ def serve_command(
     return command
 
 
-def app_command(port: int, database: str, *, send_buffer: int = 0, **options: float) -> list[str]:
-    """uvicorn serving ``create_app(database, **options)`` on ``port``; with
+def app_command(
+    port: int,
+    database: str,
+    *,
+    send_buffer: int = 0,
+    limits: dict[str, float] | None = None,
+    **options: float,
+) -> list[str]:
+    """uvicorn serving ``create_app(database, limits=Limits(**limits), **options)`` on
+    ``port`` with the protocol ``high-society serve`` runs (its bounds those limits); with
     ``send_buffer``, each connection buffers that few bytes on the server's side, in the
     kernel (SO_SNDBUF) and in the event loop (the transport's high-water mark, 64 KiB by
     default), so that a client that does not read stops the server's writes within a few
     kilobytes, however the server groups them."""
     script = (
         "import json, socket, sys, uvicorn\n"
-        "from high_society.server import create_app\n"
-        "try:\n"
-        "    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as Base\n"
-        "except ImportError:\n"
-        "    from uvicorn.protocols.http.h11_impl import H11Protocol as Base\n"
+        "from high_society.server import Limits, create_app\n"
+        "from high_society.server._http import protocol_for\n"
+        "limits = Limits(**json.loads(sys.argv[5]))\n"
+        "Base = protocol_for(limits)\n"
         "limit = int(sys.argv[4])\n"
         "class Protocol(Base):\n"
         "    def connection_made(self, transport):\n"
         "        super().connection_made(transport)\n"
         "        if limit:\n"
         "            transport.set_write_buffer_limits(high=limit)\n"
-        "app = create_app(sys.argv[1], **json.loads(sys.argv[2]))\n"
+        "app = create_app(sys.argv[1], limits=limits, **json.loads(sys.argv[2]))\n"
         "listener = socket.socket()\n"
         "listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
         "if limit:\n"
         "    listener.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limit)\n"
         "listener.bind(('127.0.0.1', int(sys.argv[3])))\n"
         "listener.listen(128)\n"
-        "config = uvicorn.Config(app, http=Protocol, log_level='info')\n"
+        "config = uvicorn.Config(app, http=Protocol, log_level='info',\n"
+        "    timeout_keep_alive=max(1, round(limits.idle_seconds)))\n"
         "uvicorn.Server(config).run(sockets=[listener])\n"
     )
     return [
@@ -109,6 +117,7 @@ def app_command(port: int, database: str, *, send_buffer: int = 0, **options: fl
         json.dumps(options),
         str(port),
         str(send_buffer),
+        json.dumps(limits or {}),
     ]
 
 

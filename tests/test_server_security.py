@@ -17,9 +17,12 @@ That the servers log no token is checked on real server processes' logs
 import asyncio
 import hmac
 import json
+import os
 import random
 import re
+import stat
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,16 +30,21 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from high_society.bots import Seen
+from high_society.cli.serve import database_url, exposure_warning
+from high_society.errors import InvalidConfigError, RecordError
 from high_society.observation import view
-from high_society.record import loads_record, replay
+from high_society.record import dumps_record, loads_record, replay
 from high_society.rules import apply, new_game
+from high_society.server import check_database, create_app
 from high_society.server._auth import Unauthorized
+from high_society.server._database import shown_url
 from high_society.server._master import Master, SeatSpec
 from high_society.server._notify import Notifier
 from high_society.server._store import Store
-from high_society.table import Seat, seat_payload
-from services.server_processes import random_move
+from high_society.table import MAX_META_BYTES, Seat, Table, check_name, seat_payload
+from services.server_processes import random_move, running, serve_command
 
+PEOPLE = {"seats": [{"kind": "person", "name": n} for n in ("Ada", "Ben", "Cy")]}
 THREE = {
     "seats": [
         {"kind": "person", "name": "Ada"},
@@ -239,3 +247,179 @@ def test_bodies_names_numbers_and_tokens_are_bounded(client: TestClient) -> None
         assert answer.status_code == 401
     answer = client.get(f"/api/tables/{'x' * 5000}", headers=auth(token))
     assert answer.status_code == 404
+
+
+# --- Hostile input, round 3: secrets, files, numbers and errors --------------------------
+
+
+def test_the_data_directory_and_database_files_are_private_whatever_the_umask(
+    tmp_path: Path,
+) -> None:
+    data = tmp_path / "data"
+    old = os.umask(0o022)
+    try:
+        with running(
+            lambda port: serve_command(port, data_dir=data), tmp_path / "serve.log"
+        ) as server:
+            status, _ = server.call("POST", "/api/tables", PEOPLE)
+            assert status == 201
+            files = sorted(p.name for p in data.iterdir())
+            assert files == ["tables.sqlite3", "tables.sqlite3-shm", "tables.sqlite3-wal"]
+            assert stat.S_IMODE(data.stat().st_mode) == 0o700
+            for name in files:
+                assert stat.S_IMODE((data / name).stat().st_mode) == 0o600, name
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize("folder", ["q?x=1", "pct%41", "a#b", "spa ce"])
+def test_a_data_directory_is_a_path_never_pasted_into_a_url(tmp_path: Path, folder: str) -> None:
+    data = tmp_path / folder
+    url = database_url(None, data)
+    store = Store(url)
+    try:
+        assert store.count_live() == 0
+    finally:
+        store.close()
+    assert (data / "tables.sqlite3").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [folder]
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("postgresql://u:pw@127.0.0.1:notaport/db", "must be a URL"),
+        ("sqlite:///x?timeout=abc", "timeout must be a number"),
+        ("postgresql://ada@127.0.0.1:1/db?password=S3cret", "cannot use the database"),
+        ("postgresql://ada:S3cret@127.0.0.1:1/db?sslpassword=S3cret", "cannot use the database"),
+        ("sqlite:///x?check_same_thread=maybe", "cannot use the database"),
+    ],
+)
+def test_a_bad_database_url_is_one_line_without_its_secrets(
+    url: str, said: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from high_society.cli import main
+
+    with pytest.raises(InvalidConfigError, match=said) as refused:
+        check_database(url)
+    assert "S3cret" not in str(refused.value)
+    assert "pw" not in str(refused.value).replace("postgresql", "")
+    os.chdir(tmp_path)
+    assert main(["serve", "--database", url, "--port", "18556"]) == 1
+    error = capsys.readouterr().err
+    assert error.startswith("high-society: "), error
+    assert error.count("\n") == 1, error
+    assert "S3cret" not in error
+    assert "Traceback" not in error
+    assert shown_url("postgresql://a@h/d?password=S3cret&sslmode=require") == (
+        "postgresql://a@h/d?password=***&sslmode=require"
+    )
+
+
+def test_numbers_from_clients_are_ascii_digits_only(client: TestClient) -> None:
+    table, tokens = make(client)
+    for since in ("\u00b2", "\u0661\u0662", "\uff11", "+1", " 1", "1e3"):
+        answer = client.get(
+            f"/api/tables/{table}/payload", params={"since": since}, headers=auth(tokens[0])
+        )
+        assert (answer.status_code, answer.json()["path"]) == (400, "$.since"), since
+        header = {
+            b"Authorization": f"Bearer {tokens[0]}".encode(),
+            b"Last-Event-ID": since.encode(),
+        }
+        assert client.get(f"/api/tables/{table}/payload", headers=header).status_code == 400
+
+
+def test_every_error_has_the_one_shape_unknown_paths_and_methods_too(client: TestClient) -> None:
+    for method, path, status, kind in (
+        ("GET", "/api/nothing", 404, "not_found"),
+        ("GET", "/nothing/at/all", 404, "not_found"),
+        ("DELETE", "/api/tables", 405, "wrong_method"),
+        ("PUT", "/api/health", 405, "wrong_method"),
+        ("GET", "/static/nothing.js", 404, "not_found"),
+        ("GET", "/docs", 404, "not_found"),  # the API docs are off by default
+    ):
+        answer = client.request(method, path)
+        assert answer.status_code == status, (method, path)
+        body = answer.json()
+        assert set(body) == {"kind", "code", "message", "path"}, (method, path)
+        assert body["kind"] == kind
+
+
+def test_the_page_cannot_be_framed_and_runs_only_its_own_script(client: TestClient) -> None:
+    for path in ("/", "/static/app.js", "/openapi.json"):
+        headers = client.get(path).headers
+        assert headers["x-frame-options"] == "DENY", path
+        policy = headers["content-security-policy"]
+        assert "frame-ancestors 'none'" in policy, path
+        assert "default-src 'self'" in policy, path
+        assert headers["x-content-type-options"] == "nosniff", path
+
+
+def test_the_api_docs_are_served_only_when_asked_for(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path}/t.sqlite3", api_docs=True)
+    with TestClient(app) as client:
+        docs = client.get("/docs")
+        assert docs.status_code == 200
+        assert docs.headers["x-frame-options"] == "DENY"
+
+
+def test_another_sites_simple_posts_are_refused(client: TestClient) -> None:
+    body = json.dumps(THREE).encode()
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data", None):
+        headers = {} if kind is None else {"Content-Type": kind}
+        answer = client.post("/api/tables", content=body, headers=headers)
+        assert (answer.status_code, answer.json()["kind"]) == (415, "wrong_media_type"), kind
+    assert client.post("/api/tables", json=THREE).status_code == 201
+    charset = {"Content-Type": "application/json; charset=utf-8"}
+    assert client.post("/api/tables", content=body, headers=charset).status_code == 201
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u200b\u200c\u200d", "\u2060", "\u00ad", " \u200b "])
+def test_a_name_must_show_a_visible_character(client: TestClient, name: str) -> None:
+    body = {"seats": [{"kind": "person", "name": name}, {"kind": "open"}, {"kind": "open"}]}
+    answer = client.post("/api/tables", json=body)
+    assert (answer.status_code, answer.json()["code"]) == (400, "BAD_PLAYERS")
+    for fine in ("Ada", "7", "!", "\u263a", "\u00e9\u200b"):
+        assert check_name(fine) == fine
+
+
+def test_a_restored_table_refuses_control_characters_in_bot_labels() -> None:
+    snapshot = Table([Seat("Ada"), Seat("Ben", bot="random"), Seat("Cy")], seed=1).snapshot()
+    seats = snapshot["seats"]
+    assert isinstance(seats, list)
+    assert isinstance(seats[1], dict)
+    for label in ("rand\x1bom", "x\u202e", "a\nb"):
+        seats[1]["bot"] = label
+        with pytest.raises(RecordError) as refused:
+            Table.restore(snapshot)
+        assert refused.value.path == "$.seats[1].bot"
+        with pytest.raises(InvalidConfigError):
+            Table([Seat("Ada"), Seat("Ben", bot=label), Seat("Cy")])
+
+
+def test_a_tables_meta_is_bounded_so_its_snapshot_and_record_read_back() -> None:
+    with pytest.raises(InvalidConfigError, match="bytes"):
+        Table(["Ada", "Ben", "Cy"], meta={"note": "x" * (9 * 1024 * 1024)})
+    with pytest.raises(InvalidConfigError):
+        Table(["Ada", "Ben", "Cy"], meta={"deep": json.loads("[" * 200 + "]" * 200)})
+    table = Table(["Ada", "Ben", "Cy"], seed=2, meta={"note": "y" * (MAX_META_BYTES - 20)})
+    table.reveal()
+    again = Table.restore(json.dumps(table.snapshot()))
+    assert again.meta == table.meta
+    assert loads_record(dumps_record(table.record())).meta == table.meta
+    snapshot = table.snapshot()
+    snapshot["meta"] = {"note": "z" * (MAX_META_BYTES + 1)}
+    with pytest.raises(RecordError) as refused:
+        Table.restore(snapshot)
+    assert refused.value.path == "$.meta"
+
+
+def test_serving_beyond_loopback_warns_that_tokens_travel_in_clear() -> None:
+    assert exposure_warning("127.0.0.1") is None
+    assert exposure_warning("::1") is None
+    for host in ("0.0.0.0", "192.168.1.5", "::"):
+        warning = exposure_warning(host)
+        assert warning is not None
+        assert "HTTPS" in warning
+        assert host in warning

@@ -16,7 +16,15 @@ from pathlib import Path
 from high_society._text import install_hint, short_repr
 from high_society.errors import InvalidConfigError
 
-__all__ = ["database_url", "default_data_dir", "listen", "register", "run", "sqlalchemy_url"]
+__all__ = [
+    "database_url",
+    "default_data_dir",
+    "exposure_warning",
+    "listen",
+    "register",
+    "run",
+    "sqlalchemy_url",
+]
 
 
 def default_data_dir() -> Path:
@@ -46,6 +54,18 @@ def database_url(database: str | None, data_dir: Path) -> str:
         ) from None
     path = data_dir.resolve() / "tables.sqlite3"
     return sqlalchemy_url("sqlite", str(path))
+
+
+def exposure_warning(host: str) -> str | None:
+    """What to say when the server listens on ``host`` (an address) beyond this machine:
+    it speaks plain HTTP, and the seats' tokens would cross the network in clear."""
+    if ipaddress.ip_address(host.split("%")[0]).is_loopback:
+        return None
+    return (
+        f"serving plain HTTP on {host}, beyond this machine: seats' tokens would cross the "
+        "network unencrypted. Put a reverse proxy that speaks HTTPS in front of it (the "
+        "docs page 'Serve a table')"
+    )
 
 
 def _records_folder(path: Path) -> Path:
@@ -211,14 +231,9 @@ def run(args: argparse.Namespace) -> int:
     host, port = listener.getsockname()[:2]
     shown = f"[{host}]" if listener.family == socket.AF_INET6 else host
     print(f"High Society table server on http://{shown}:{port}/ (Ctrl+C stops it)", flush=True)
-    if not ipaddress.ip_address(host.split("%")[0]).is_loopback:
-        print(
-            f"high-society: warning: serving plain HTTP on {shown}, beyond this machine: "
-            "seats' tokens would cross the network unencrypted. Put a reverse proxy that "
-            "speaks HTTPS in front of it (see the docs page 'Serve a table').",
-            file=sys.stderr,
-            flush=True,
-        )
+    warning = exposure_warning(host)
+    if warning is not None:
+        print(f"high-society: warning: {warning}", file=sys.stderr, flush=True)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises Ctrl-C again once stopped
         config = uvicorn.Config(
             app,

@@ -78,7 +78,7 @@ class _Application(FastAPI):
         scope[SERVER_SEND] = send
         try:
             if scope["type"] != "http" or not await self.lean.handle(self, scope, receive, send):
-                docs = self.docs_url is not None and scope["path"] == self.docs_url
+                docs = self.docs_url is not None and scope.get("path") == self.docs_url
                 await super().__call__(scope, receive, _guarded(send, _DOCS if docs else _GUARDS))
         finally:
             # uvicorn's ``send`` is a method of the object that holds the scope: a cycle

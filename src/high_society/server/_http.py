@@ -53,6 +53,10 @@ class _Coalescing:
         self._flush()
         self._transport.close()
 
+    def write_eof(self) -> None:
+        self._flush()
+        self._transport.write_eof()
+
     def abort(self) -> None:
         self._pending.clear()
         self._transport.abort()
@@ -162,7 +166,14 @@ class BoundedHttpProtocol(HttpToolsProtocol):
             b"content-length: %d\r\nconnection: close\r\n\r\n" % len(body)
         )
         self.transport.write(head + body)
-        self.transport.close()
+        # A lingering close: the answer, then the end of what is sent, while what the
+        # client still sends is read and dropped for a moment (closing with it unread
+        # would reset the connection, and the client could lose the answer).
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+            self.loop.call_later(_LINGER_SECONDS, self.transport.abort)
+        else:
+            self.transport.close()
 
 
 #: The error answer to a head over its bounds (the one error shape).
@@ -172,6 +183,8 @@ _HEAD_TOO_LARGE = (
 )
 #: A head's last read may bring the start of the body with it (bodies are small).
 _BODY_IN_FIRST_READ = 8192
+#: How long a refused connection's input is still read (and dropped) before it is closed.
+_LINGER_SECONDS = 2.0
 
 
 def protocol_for(limits: Limits) -> type[BoundedHttpProtocol]:

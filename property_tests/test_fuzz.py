@@ -8,7 +8,9 @@ and at the adapters, the batch engine and the files written: a checked state or 
 ``RecordError`` from OpenSpiel's ``deserialize_state``, an ``EncodingError`` from
 ``SoloEnv.step`` for anything but an integer id, a ``BatchError`` from ``GameBatch`` for
 any count, state or id, a file written or nothing changed by ``write_record`` for any path
-ending, and wrong usage in one line for any count on the command line.
+ending, wrong usage in one line for any count on the command line, and from the table
+server, for any method, path, table id, ``since``, token, content type and body, a
+documented status with the one error shape (never a 500).
 Memory is bounded deterministically: the tracemalloc peak of each call must stay under the
 bound of docs/records.md ("Bounds": 8 times the input plus 24 MiB). Time is never a verdict,
 only a reported figure.
@@ -27,6 +29,7 @@ import stat
 import tempfile
 import time
 import tracemalloc
+import urllib.parse
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
@@ -801,3 +804,73 @@ def test_counts_on_the_command_line_are_bounded_or_wrong_usage(option: str, valu
     assert 1 <= args.games <= 2**63 - 1
     assert 0 <= args.seed <= 2**63 - 1
     assert 0 <= args.jobs <= 1024
+
+
+# --- The table server -----------------------------------------------------------------------
+
+#: Every status the server documents (docs/serve.md); anything else (a 500) is a defect.
+_STATUSES = {200, 201, 400, 401, 403, 404, 405, 408, 409, 413, 415, 422, 429, 503}
+
+
+@pytest.fixture(scope="module")
+def server_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
+    """The table server in this process (SQLite), a table of three people on it, and a
+    token of each seat."""
+    from fastapi.testclient import TestClient
+
+    from high_society.server import Limits, create_app
+
+    folder = tmp_path_factory.mktemp("fuzzed-server")
+    limits = Limits(tables_per_minute=1_000_000)
+    with TestClient(create_app(f"sqlite:///{folder}/t.sqlite3", limits=limits)) as client:
+        people = {"seats": [{"kind": "person", "name": n} for n in ("A", "B", "C")]}
+        made = client.post("/api/tables", json=people).json()
+        yield client, made["table"], [seat["token"] for seat in made["seats"]]
+
+
+_METHODS = st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"])
+_PATHS = st.sampled_from(
+    ["/api/tables", "/api/tables/{t}", "/api/tables/{t}/join", "/api/tables/{t}/payload"]
+    + ["/api/tables/{t}/actions", "/api/tables/{t}/record", "/api/health", "/api/x", "/{t}"]
+)
+_WORDS = st.text(max_size=40) | st.sampled_from(["0", "5", "-1", "\u00b2", "9" * 12, "1e3", ""])
+
+
+@fuzz
+@given(
+    method=_METHODS,
+    path=_PATHS,
+    table=st.sampled_from(["", "real", "nope"]) | st.text(max_size=20),
+    since=st.none() | _WORDS,
+    token=st.sampled_from([None, "seat", "other"]) | st.text(max_size=70),
+    kind=st.sampled_from([None, "application/json", "text/plain"]) | st.text(max_size=20),
+    body=texts | st.sampled_from([b'{"action": {"type": "pass", "player": 0}, "number": 1}']),
+)
+def test_the_server_answers_any_request_with_a_documented_status_and_error_shape(
+    server_client: tuple[object, str, list[str]],
+    method: str,
+    path: str,
+    table: str,
+    since: str | None,
+    token: str | None,
+    kind: str | None,
+    body: bytes,
+) -> None:
+    client, real, tokens = server_client
+    table_id = real if table == "real" else urllib.parse.quote(table, safe="")
+    url = path.replace("{t}", table_id)
+    headers: dict[bytes, bytes] = {}
+    if token is not None:
+        given_token = {"seat": tokens[0], "other": tokens[1]}.get(token, token)
+        headers[b"authorization"] = b"Bearer " + given_token.encode("utf-8", "replace")
+    if kind is not None:
+        headers[b"content-type"] = kind.encode("utf-8", "replace")
+    params = None if since is None else {"since": since}
+    answer = client.request(  # type: ignore[attr-defined]
+        method, url, params=params, headers=headers, content=body if method != "GET" else None
+    )
+    assert answer.status_code in _STATUSES, (method, url, answer.status_code, answer.text[:200])
+    if answer.status_code >= 400 and method != "HEAD":
+        error = answer.json()
+        assert set(error) == {"kind", "code", "message", "path"}, error
+        assert len(error["message"]) < 300

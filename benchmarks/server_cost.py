@@ -58,8 +58,10 @@ def command(name: str, url: str, code: Path | None) -> Callable[[int], Sequence[
     if name.startswith("bare"):
         plain = ["--plain"] if "plain" in name else []
         return lambda port: [sys.executable, "-m", "benchmarks.bare_app", url, str(port), *plain]
+    # wrk's connections come from one address and make a table per game.
+    unbounded = ["--tables-per-minute", "1000000"]
     if code is None:
-        return lambda port: serve_command(port, database=url)
+        return lambda port: serve_command(port, database=url, options=unbounded)
     script = (
         f"import sys; sys.path.insert(0, {str(code)!r}); from high_society.cli import main; "
         "sys.exit(main(sys.argv[1:]))"

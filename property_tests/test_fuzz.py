@@ -830,8 +830,11 @@ def server_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
 
 _METHODS = st.sampled_from(["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"])
 _PATHS = st.sampled_from(
-    ["/api/tables", "/api/tables/{t}", "/api/tables/{t}/join", "/api/tables/{t}/payload"]
-    + ["/api/tables/{t}/actions", "/api/tables/{t}/record", "/api/health", "/api/x", "/{t}"]
+    [
+        *("/api/tables", "/api/tables/{t}", "/api/tables/{t}/join", "/api/tables/{t}/payload"),
+        *("/api/tables/{t}/actions", "/api/tables/{t}/record", "/api/tables/{t}/public"),
+        *("/api/tables/{t}/rematch", "/api/health", "/api/x", "/{t}"),
+    ]
 )
 _WORDS = st.text(max_size=40) | st.sampled_from(["0", "5", "-1", "\u00b2", "9" * 12, "1e3", ""])
 

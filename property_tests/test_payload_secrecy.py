@@ -11,7 +11,9 @@ and a random seat and starting point of the history:
 - it does not depend on the order of the cards not yet dealt: a twin table whose deck
   differs only there sends every seat the same payload;
 - asked again and again as the game goes (the table then tells only the new actions), it
-  is still the payload of the seat's knowledge alone.
+  is still the payload of the seat's knowledge alone;
+- a spectator's payload holds no hand at all: exactly what every seat's payload shares,
+  a function of the public history alone, the same whatever the undealt cards' order.
 """
 
 from collections.abc import Iterator
@@ -25,7 +27,14 @@ from high_society.bots import Seen
 from high_society.observation import view
 from high_society.record import action_schema
 from high_society.serial import JSON
-from high_society.table import Seat, Table, payload_schema, seat_payload
+from high_society.table import (
+    Seat,
+    Table,
+    payload_schema,
+    seat_payload,
+    spectator_payload,
+    spectator_payload_schema,
+)
 from property_tests.strategies import choose_action
 
 _REGISTRY = referencing.Registry().with_resource(
@@ -128,3 +137,42 @@ def test_payloads_asked_as_the_game_goes_are_those_of_the_seats_knowledge_r13_r1
             assert table.payload(seat, since) == seat_payload(known, table.seats, since)
             if data.draw(st.booleans()):  # a copy goes on from what the table worked out
                 table = table.copy()
+
+
+_SPECTATOR_VALIDATOR = jsonschema.Draft202012Validator(
+    spectator_payload_schema(), registry=_REGISTRY
+)
+
+
+@settings(max_examples=150)
+@given(tables(), st.data())
+def test_a_spectator_payload_holds_no_hand_and_only_what_every_seat_sees_r13_r14(
+    table: Table, data: st.DataObject
+) -> None:
+    since = data.draw(st.integers(0, table.number))
+    watched = table.spectator_payload(since)
+
+    # A function of the public history alone (R14), as spectator_payload makes it.
+    assert watched == spectator_payload(table.history, table.seats, since)
+    _SPECTATOR_VALIDATOR.validate(watched)
+    found = list(keys(watched))
+    assert [value for path, value in found if path.endswith(".hand")] == [None]
+    assert not [path for path, _ in found if "spent" in path]
+    assert watched["seat"] is None
+    assert watched["legal"] is None
+
+    # Exactly what every seat's payload shares: all but the seat, its hand and its actions.
+    for seat in range(len(table.seats)):
+        mine = table.payload(seat, since)
+        view_mine, view_watched = mine.pop("view"), watched["view"]
+        assert isinstance(view_mine, dict)
+        assert isinstance(view_watched, dict)
+        assert {k: v for k, v in view_mine.items() if k not in ("seat", "hand")} == {
+            k: v for k, v in view_watched.items() if k not in ("seat", "hand")
+        }
+        for key, value in mine.items():
+            if key not in ("seat", "legal"):
+                assert watched[key] == value, key
+
+    # Not the deck's order.
+    assert twin(table).spectator_payload(since) == watched

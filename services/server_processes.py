@@ -58,10 +58,12 @@ def serve_command(
     data_dir: Path | None = None,
     bot_delay: float = 0,
     send_seconds: float | None = None,
+    options: Sequence[str] = (),
 ) -> list[str]:
     """``high-society serve`` on ``port``, on ``database`` or in ``data_dir`` (its own
-    ``--send-seconds`` unless given: the benchmark's baseline may predate the option)."""
-    command = [sys.executable, "-m", "high_society", "serve", "--port", str(port)]
+    ``--send-seconds`` unless given: the benchmark's baseline may predate the option),
+    with ``options`` besides."""
+    command = [sys.executable, "-m", "high_society", "serve", "--port", str(port), *options]
     command += ["--bot-delay", str(bot_delay)]
     if send_seconds is not None:
         command += ["--send-seconds", str(send_seconds)]

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from high_society.cli import build_parser
 from high_society.record import validate_file
 from high_society.server import Limits, create_app
 from high_society.server._limits import Rate
@@ -260,6 +261,10 @@ def test_the_serve_protocol_bounds_are_the_defaults_documented() -> None:
     assert (limits.max_address_connections, limits.max_address_streams) == (64, 32)
     assert (limits.tables_per_minute, limits.max_tables) == (20, 10_000)
     assert (limits.idle_hours, limits.keep_days) == (24, 30)
+    served = build_parser().parse_args(["serve"])
+    assert served.tables_per_minute == limits.tables_per_minute
+    assert served.address_connections == limits.max_address_connections
+    assert served.address_streams == limits.max_address_streams
     text = (Path(__file__).resolve().parent.parent / "docs" / "serve.md").read_text("utf-8")
     for figure in ("16,384", "64 header lines", "10 seconds", "64 connections", "32 event"):
         assert figure in text, figure

@@ -65,7 +65,7 @@ from high_society._records import check_players
 from high_society._text import is_unsafe_char, short_repr
 from high_society.actions import Action, Discard, Pass, Reveal
 from high_society.bots import AnyBot, Seen, decide
-from high_society.cards import MAX_PLAYERS, STANDARD, StatusCard
+from high_society.cards import MAX_PLAYERS, MIN_PLAYERS, STANDARD, StatusCard
 from high_society.errors import (
     HighSocietyError,
     IllegalActionError,
@@ -107,6 +107,8 @@ __all__ = [
     "read_move",
     "refusal_schema",
     "seat_payload",
+    "spectator_payload",
+    "spectator_payload_schema",
 ]
 
 #: The value of a snapshot's ``format`` key.
@@ -283,8 +285,8 @@ class Table:
         self._steps: list[Step] = []  # the history with the states around each action
         self._state = new_game(len(seats))
         self._reveals = 0
-        # (number, the public part, the history) as of the last payload built.
-        self._public: tuple[int, _Public, tuple[Action, ...]] | None = None
+        # The public part as of the last payload built.
+        self._public: _Public | None = None
 
     # --- What the table is ------------------------------------------------------------------
 
@@ -514,22 +516,34 @@ class Table:
             OutOfRangeError: ``since`` is not 0 to :attr:`number`.
         """
         seat_view = view(self._state, seat)
+        public = self._public_part(since)
+        return _payload(Seen(seat_view, public.history), self._seats, since, public)
+
+    def spectator_payload(self, since: int = 0) -> JSONObject:
+        """What a spectator is sent (see :func:`spectator_payload`): what every seat sees
+        alike and the public history, no hand. ``since`` (0 to :attr:`number`) is the
+        first action of the history included.
+
+        Raises:
+            OutOfRangeError: ``since`` is not 0 to :attr:`number`.
+        """
+        public = self._public_part(since)
+        return _sent(_public_view(public.state), None, self._seats, since, public)
+
+    def _public_part(self, since: int) -> "_Public":
+        """The public part of every payload now (R14: the same for all), worked out once per
+        action whichever seats ask, only the actions played since the last one told."""
         number = len(self._history)
         if type(since) is not int or not 0 <= since <= number:
             raise OutOfRangeError(f"since must be 0 to {number}, not {short_repr(since)}")
-        # The public part is worked out once per action, whichever seats ask (R14: it is
-        # the same for all), and only the actions played since the last one are told;
-        # each seat's part comes from its own view (R13).
         public = self._public
-        if public is None or public[0] != number:
-            if public is None or public[1].number > number:
-                made = _Public.of(self._history, self._names, self._steps)
+        if public is None or public.number != number:
+            if public is None or public.number > number:
+                public = _Public.of(self._history, self._names, self._steps)
             else:
-                made = public[1].extend(self._steps[public[1].number :], self._names)
-            public = (number, made, tuple(self._history))
+                public = public.extend(self._steps[public.number :], self._names)
             self._public = public
-        seen = Seen(seat_view, public[2])
-        return _payload(seen, self._seats, since, public[1])
+        return public
 
     # --- Storage ----------------------------------------------------------------------------
 
@@ -801,6 +815,7 @@ class _Public:
     revealed: tuple[str, ...]
     log: tuple[tuple[int, str], ...]
     rounds: tuple[Step, ...]
+    history: tuple[Action, ...] = ()
 
     @classmethod
     def of(
@@ -809,7 +824,7 @@ class _Public:
         """``steps``: the history replayed, if the caller has it (a table does)."""
         if len(steps) != len(history):
             steps = list(_steps(len(names), history))
-        return _Public(new_game(len(names)), 0, (), (), ()).extend(steps, names)
+        return _Public(new_game(len(names)), 0, (), (), (), ()).extend(steps, names)
 
     def extend(self, steps: Sequence[Step], names: tuple[str, ...]) -> "_Public":
         """This public part with ``steps``, the actions played since, added: only the new
@@ -830,35 +845,76 @@ class _Public:
             (*self.revealed, *(action.card._value_ for _, action in reveals)),
             (*self.log, *log),
             (*self.rounds, *(s for s, _ in reveals if s.after.phase is not Phase.OVER)),
+            (*self.history, *(step.action for step in steps)),
         )
 
 
 def _payload(seen: Seen, seats: Sequence[Seat], since: int, public: _Public) -> JSONObject:
     """:func:`seat_payload`, ``public`` being ``_Public.of(seen.history, names)``."""
+    return _sent(view_to_json(seen.view), seen.view.seat, seats, since, public)
+
+
+def _sent(
+    shown: JSONObject, seat: int | None, seats: Sequence[Seat], since: int, public: _Public
+) -> JSONObject:
+    """A seat's payload (``seat``) or a spectator's (``None``), ``shown`` the view."""
     state = public.state
-    shown = view_to_json(seen.view)
-    highest = seen.view.highest_bid
-    bidders = [i for i, p in enumerate(seen.view.players) if highest and p.bid == highest]
+    highest = state.highest_bid
+    bidders = [i for i, p in enumerate(state.players) if highest and p.bid == highest]
     actor = to_act(state)
-    seat = seen.view.seat
+    history = public.history
     return {
         "seat": seat,
         "players": [{"name": s.name, "bot": s.bot} for s in seats],
-        "number": len(seen.history),
+        "number": public.number,
         "view": shown,
         "to_act": "chance" if actor is CHANCE else actor,
         "highest_bidder": bidders[0] if bidders else None,
         "min_bid_total": min_bid_total(state),
         "revealed": [*public.revealed],
-        "legal": _legal(state, seat) if actor == seat else None,
+        "legal": _legal(state, actor) if seat is not None and actor == seat else None,
         "since": since,
-        "history": [action_to_json(action) for action in seen.history[since:]],
+        "history": [action_to_json(action) for action in history[since:]],
         "log": [
             {"number": number, "text": text}
             for number, text in public.log[bisect_left(public.log, (since,)) :]
         ],
         "result": _result(state) if state.is_over else None,
     }
+
+
+def spectator_payload(
+    history: Sequence[Action], seats: Sequence[Seat], since: int = 0
+) -> JSONObject:
+    """What a spectator is sent: what every seat sees alike (R13's public part) and the
+    public history (R14), and no hand: the keys of :func:`seat_payload`, with ``seat``
+    ``null``, the view's ``seat`` and ``hand`` ``null``, and ``legal`` ``null``.
+
+    >>> from high_society import Reveal, StatusCard
+    >>> seen = spectator_payload([Reveal(StatusCard.LUXURY_4)], [Seat("A"), Seat("B"), Seat("C")])
+    >>> seen["seat"], seen["view"]["hand"], seen["view"]["players"][0]["hand_size"]
+    (None, None, 11)
+
+    Raises:
+        OutOfRangeError: ``since`` is not 0 to the length of the history.
+        InvalidConfigError: ``seats`` is not one seat per player (3 to 5).
+        IllegalActionError: ``history`` is not a game's history.
+    """
+    if type(since) is not int or not 0 <= since <= len(history):
+        raise OutOfRangeError(f"since must be 0 to {len(history)}, not {short_repr(since)}")
+    names = tuple(s.name for s in seats)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise InvalidConfigError(f"{len(names)} seats: a game has 3 to 5")
+    public = _Public.of(history, names)
+    return _sent(_public_view(public.state), None, seats, since, public)
+
+
+def _public_view(state: GameState) -> JSONObject:
+    """The view every seat shares (R13), no hand: a seat's view without its seat and hand."""
+    shown = view_to_json(view(state, 0))
+    shown["seat"] = None
+    shown["hand"] = None
+    return shown
 
 
 def _steps(players: int, history: Sequence[Action]) -> Iterator[Step]:
@@ -1042,6 +1098,29 @@ def payload_schema() -> JSONObject:
         "title": "What a High Society server sends one seat",
         **schema,
     }
+
+
+def spectator_payload_schema() -> JSONObject:
+    """The JSON Schema (draft 2020-12) of :func:`spectator_payload`'s object: the seat
+    payload's (:func:`payload_schema`), with ``seat``, the view's ``seat`` and ``hand``, and
+    ``legal`` always ``null``. Every object in it is closed.
+
+    >>> spectator_payload_schema()["properties"]["view"]["properties"]["hand"]
+    {'type': 'null'}
+    """
+    schema = payload_schema()
+    null: JSONObject = {"type": "null"}
+    properties = schema["properties"]
+    assert isinstance(properties, dict)
+    view_schema = properties["view"]
+    assert isinstance(view_schema, dict)
+    view_properties = view_schema["properties"]
+    assert isinstance(view_properties, dict)
+    properties["seat"] = properties["legal"] = view_properties["seat"] = null
+    view_properties["hand"] = null
+    schema["$id"] = "urn:high-society:spectator-payload:v1"
+    schema["title"] = "What a High Society server sends a spectator"
+    return schema
 
 
 def refusal_schema() -> JSONObject:

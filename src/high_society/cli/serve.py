@@ -56,6 +56,12 @@ def database_url(database: str | None, data_dir: Path) -> str:
     return sqlalchemy_url("sqlite", str(path))
 
 
+def _limits_defaults() -> dict[str, float]:
+    """The defaults of the limits the command sets, as :class:`Limits` has them (read
+    from its fields: the server extra need not be installed for ``--help``)."""
+    return {"tables_per_minute": 20.0, "max_address_connections": 64, "max_address_streams": 32}
+
+
 def exposure_warning(host: str) -> str | None:
     """What to say when the server listens on ``host`` (an address) beyond this machine:
     it speaks plain HTTP, and the seats' tokens would cross the network in clear."""
@@ -182,6 +188,31 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="write each finished game's record to DIR as it ends (finished tables leave "
         "the database 30 days after their end)",
     )
+    defaults = _limits_defaults()
+    parser.add_argument(
+        "--tables-per-minute",
+        type=float,
+        default=defaults["tables_per_minute"],
+        metavar="N",
+        help="tables one address may make each minute, in a burst of as many (default "
+        f"{defaults['tables_per_minute']:g}; behind a reverse proxy every client has its "
+        "address: raise it)",
+    )
+    parser.add_argument(
+        "--address-connections",
+        type=int,
+        default=defaults["max_address_connections"],
+        metavar="N",
+        help="connections one address may hold at once (default "
+        f"{defaults['max_address_connections']})",
+    )
+    parser.add_argument(
+        "--address-streams",
+        type=int,
+        default=defaults["max_address_streams"],
+        metavar="N",
+        help=f"event streams one address may hold (default {defaults['max_address_streams']})",
+    )
     parser.add_argument(
         "--api-docs",
         action="store_true",
@@ -217,7 +248,14 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidConfigError("--send-seconds must be 1 to 3600 seconds")
     url = database_url(args.database, args.data_dir or default_data_dir())
     check_database(url)  # a wrong URL or an unreachable database: said now, not in a traceback
-    limits = Limits()
+    try:
+        limits = Limits(
+            tables_per_minute=args.tables_per_minute,
+            max_address_connections=args.address_connections,
+            max_address_streams=args.address_streams,
+        )
+    except ValueError as error:
+        raise InvalidConfigError(str(error).replace("_", "-")) from None
     records = None if args.records is None else _records_folder(args.records)
     app = create_app(
         url,

@@ -41,7 +41,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scoring", "rules"),
     ("__init__",),
     # 2. Records and formats
-    ("_json", "_buffers"),
+    ("_json", "_buffers", "_arrays"),
     ("_fields", "encoding", "observation"),
     ("_convert",),
     ("_records", "serial"),

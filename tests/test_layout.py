@@ -41,14 +41,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("scoring", "rules"),
     ("__init__",),
     # 2. Records and formats
-    ("_json", "_buffers", "_arrays"),
+    ("_json", "_buffers"),
     ("_fields", "encoding", "observation"),
     ("_convert",),
     ("_records", "serial"),
     ("_files",),
     ("record",),
     # 3. Hosting and bots
-    ("bots", "parallel"),
+    ("bots", "parallel", "_arrays"),
     ("host", "search", "learned"),
     ("text", "simulate", "tournament"),
     ("table",),

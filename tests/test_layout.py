@@ -56,6 +56,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("openspiel", "pettingzoo", "batch._kernels"),
     ("batch._layout",),
     ("batch._engine",),
+    ("batch.policies",),
     ("batch._vector", "batch._simulate", "batch.learner"),
     ("batch.__init__",),
     # 5. Applications

@@ -136,11 +136,16 @@ class PolicyNetwork:
         out: npt.NDArray[np.float32] = x @ w_out + b_out
         return out
 
+    def evaluate(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The outputs for raw observations (rows of
+        :func:`~high_society.observation.observation_tensor`), normalised here."""
+        return self(observations * self._scale)
+
     def bids(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
         """``(k,)``: for raw observations (rows of
         :func:`~high_society.observation.observation_tensor`), whether the cheapest bid is
         preferred to passing (a two-output network)."""
-        out = self(observations * self._scale)
+        out = self.evaluate(observations)
         chosen: npt.NDArray[np.bool_] = out[:, 1] > out[:, 0]
         return chosen
 
@@ -315,8 +320,7 @@ class LearnedBot:
         seat = state.turn
         if network.full_actions:
             ids = np.array(legal_action_ids(state), dtype=np.int64)
-            x = np.array(observation_tensor(state, seat), dtype=np.float32)
-            out = network(x * network._scale)
+            out = network.evaluate(np.array(observation_tensor(state, seat), dtype=np.float32))
             return action_from_id(state, int(ids[np.argmax(out[ids])]))
         bid = cheapest_bid(state)
         if bid is None:

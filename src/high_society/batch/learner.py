@@ -394,7 +394,7 @@ class LearnerVectorEnv(
         self._batch.observations(self._learner_seat(), tensor, where=over)
         if self._scale is not None:
             tensor *= self._scale
-        masks = np.zeros((self.num_envs, self.single_action_space.n), dtype=np.int8)
+        masks = np.zeros((self.num_envs, 2 if self._reduced else self._batch.num_actions), np.int8)
         masks[over, 0] = 1
         return {"observation": tensor, "action_mask": masks}
 
@@ -530,8 +530,9 @@ def _entry(opponent: object, boldness: float) -> Entry:
         return Compiled(opponent, boldness)
     if isinstance(opponent, Compiled | BatchPolicy):
         return opponent
-    if callable(opponent) and not isinstance(opponent, type(None)):
-        return opponent  # type: ignore[return-value]
+    if callable(opponent):
+        factory: Callable[[int], Bot] = opponent
+        return factory
     raise BatchError(
         "an opponent is a compiled policy's name, a Compiled, a BatchPolicy (a network) or "
         f"a bot factory, not {short_repr(opponent)}"

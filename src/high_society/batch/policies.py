@@ -37,7 +37,7 @@ class BatchPolicy(Protocol):
         ...
 
 
-def _policy_name(instance: object, attribute: object, value: object) -> None:
+def _policy_name(instance: object, attribute: object, value: str) -> None:
     del instance, attribute
     if not isinstance(value, str) or value not in POLICIES[1:]:
         raise BatchError(
@@ -46,7 +46,7 @@ def _policy_name(instance: object, attribute: object, value: object) -> None:
         )
 
 
-def _positive(instance: object, attribute: object, value: object) -> None:
+def _positive(instance: object, attribute: object, value: float) -> None:
     del instance, attribute
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < np.inf:
         raise BatchError(f"boldness must be a number > 0, not {short_repr(value)}")

@@ -49,7 +49,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("record",),
     # 3. Hosting and bots
     ("bots", "parallel", "_arrays"),
-    ("host", "search", "learned"),
+    ("host", "search", "learned", "strangers"),
     ("text", "simulate", "tournament"),
     ("table",),
     # 4. Adapters and engines
@@ -58,6 +58,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("batch._engine",),
     ("batch.policies",),
     ("batch._vector", "batch._simulate", "batch.learner"),
+    ("batch.league", "batch.training", "batch.ratings"),
     ("batch.__init__",),
     # 5. Applications
     ("server._store", "cli._options", "cli.play", "cli.validate"),

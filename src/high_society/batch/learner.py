@@ -146,9 +146,9 @@ class LearnerVectorEnv(
         self._batch = batch = GameBatch(num_envs, players, config=config, seed=_seed(seed))
         self._rng = np.random.default_rng(_seed(seed))
         self._fixed = _seats(seats, players)
-        bold = _boldness(boldness)
+        self._bold0 = _boldness(boldness)
         self._entries, self._per_seat, self._weights = _lineup(
-            opponents, pool, pool_weights, players, bold
+            opponents, pool, pool_weights, players, self._bold0
         )
         #: Who plays each seat: an index of self._entries, or _LEARNER.
         self._assign = np.zeros((num_envs, players), dtype=np.int64)
@@ -191,6 +191,28 @@ class LearnerVectorEnv(
         opponents (of ``pool`` when given, else of the per-seat ``opponents``); -1 for the
         learner's seats (a fresh array)."""
         return self._assign.copy()
+
+    def set_pool(self, pool: Sequence[Opponent], weights: Sequence[float] | None = None) -> None:
+        """From now on, each opponent seat of each new game is drawn from ``pool`` (with
+        ``weights``, by default uniform): a league that grows. Games in play keep their
+        players.
+
+        Raises:
+            BatchError: a bad ``pool`` or ``weights`` (see the class); nothing changed.
+        """
+        entries, _, probabilities = _lineup(
+            None, pool, weights, self._batch.num_players, self._bold0
+        )
+        assert probabilities is not None
+        # The entries only grow, so that the games in play keep the indexes of theirs.
+        known = {_key(e): k for k, e in enumerate(self._entries)}
+        full = np.zeros(len(self._entries) + len(entries))
+        for entry, probability in zip(entries, probabilities, strict=True):
+            k = known.setdefault(_key(entry), len(self._entries))
+            if k == len(self._entries):
+                self._entries.append(entry)
+            full[k] += probability
+        self._weights = full[: len(self._entries)]
 
     def _new_seats(self, games: npt.NDArray[np.bool_]) -> None:
         """Draw (or set) the learner's seats and the opponents of ``games``."""
@@ -523,6 +545,11 @@ def _lineup(
         entries = [_entry(o, boldness) for o in opponents]
         return entries, list(range(players)), None
     return [_entry(opponents, boldness)], [0] * players, None
+
+
+def _key(entry: Entry) -> object:
+    """Compiled opponents are values; the others are themselves."""
+    return entry if isinstance(entry, Compiled) else id(entry)
 
 
 def _entry(opponent: object, boldness: float) -> Entry:

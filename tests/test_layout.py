@@ -62,7 +62,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("batch.__init__",),
     # 5. Applications
     ("server._store", "cli._options", "cli.play", "cli.validate"),
-    ("server._app", "cli.demo", "cli.simulate", "cli.tournament"),
+    ("server._app", "cli.demo", "cli.simulate", "cli.tournament", "cli.ratings"),
+    ("cli.exploitability",),
     ("server.__init__",),
     ("cli.serve",),
     ("cli.__init__",),

@@ -145,6 +145,9 @@ class LearnerVectorEnv(
         self.metadata = {"autoreset_mode": self._mode}
         self._batch = batch = GameBatch(num_envs, players, config=config, seed=_seed(seed))
         self._rng = np.random.default_rng(_seed(seed))
+        # The Python bots' seeds come from a stream of their own, so that seating them
+        # changes no other draw.
+        self._bot_rng = np.random.default_rng([_seed(seed), 1])
         self._fixed = _seats(seats, players)
         self._bold0 = _boldness(boldness)
         self._entries, self._per_seat, self._weights = _lineup(
@@ -236,7 +239,8 @@ class LearnerVectorEnv(
             self._bold[where] = compiled.boldness if compiled else 1.0
             if callable(entry) and not isinstance(entry, Compiled | BatchPolicy):
                 for g, seat in zip(*np.nonzero(where), strict=True):
-                    self._bots[int(g), int(seat)] = entry(int(self._rng.integers(2**63)))
+                    seed = int(self._bot_rng.integers(2**63))
+                    self._bots[int(g), int(seat)] = entry(seed)
         mine = games[:, None] & chosen
         self._codes[mine] = _CALLER
         self._bold[mine] = 1.0
@@ -263,6 +267,7 @@ class LearnerVectorEnv(
         if seed is not None:
             seed = _seed(seed)
             self._rng = np.random.default_rng(seed)
+            self._bot_rng = np.random.default_rng([seed, 1])
             self._batch.reset(seed)
             which = np.ones(n, dtype=np.bool_)
         self._restart(which)

@@ -18,13 +18,64 @@ import numpy.typing as npt
 
 from high_society.batch._engine import POLICIES, GameBatch
 from high_society.batch.policies import BatchPolicy, Compiled, act_in_batch
+from high_society.errors import InvalidConfigError
+from high_society.learned import load_network, shipped_network
+from high_society.strangers import STRANGERS
 
-__all__ = ["Entry", "Rating", "cross_play", "play_tables", "rate"]
+__all__ = ["ROSTER", "Entry", "Rating", "cross_play", "play_tables", "rate", "roster_entry"]
+
+#: The default roster: every shipped bot the batch engine seats and every stranger.
+ROSTER = (
+    "learned",
+    "heuristic",
+    "classic",
+    "cautious",
+    "pass",
+    "random",
+    "cheapest",
+    *STRANGERS,
+)
 
 _CALLER = POLICIES.index("caller")
 
 #: A named player of a roster.
 Entry = tuple[str, Compiled | BatchPolicy]
+
+
+def roster_entry(name: str, players: int) -> Entry:
+    """The player ``name`` stands for, in games of ``players``: a compiled bot
+    (``heuristic``, ``classic``, ``cautious``, ``pass``, ``random``, ``cheapest``; the
+    first two take ``,boldness=X``), ``learned`` (the shipped network for ``players``), a
+    stranger of :data:`~high_society.strangers.STRANGERS`, or the path of a saved network
+    (ending in ``.npz``).
+
+    Raises:
+        InvalidConfigError: none of these, a bad boldness, or a network that cannot be
+            loaded or is for another number of players.
+    """
+    base, _, option = name.partition(",boldness=")
+    compiled = {"random": "uniform"}.get(base, base)
+    if compiled in ("heuristic", "classic", "cautious", "pass", "uniform", "cheapest"):
+        try:
+            boldness = float(option) if option else 1.0
+            return name, Compiled(compiled, boldness)
+        except ValueError:
+            raise InvalidConfigError(f"bad boldness in {name!r}") from None
+    if option:
+        raise InvalidConfigError(f"only heuristic and classic take a boldness, not {name!r}")
+    if name == "learned":
+        return name, shipped_network(players)
+    if name in STRANGERS:
+        return name, STRANGERS[name]
+    if name.endswith(".npz"):
+        network = load_network(name)
+        if network.players != players:
+            raise InvalidConfigError(f"{name!r} plays {network.players} players, not {players}")
+        return name, network
+    raise InvalidConfigError(
+        f"unknown player {name!r}: a compiled bot, learned, a stranger "
+        f"({', '.join(STRANGERS)}) or a network's .npz"
+    )
 
 
 def play_tables(

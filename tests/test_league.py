@@ -21,13 +21,11 @@ import pytest
 pytest.importorskip("numba")
 pytest.importorskip("gymnasium")
 
-from gymnasium.vector import AutoresetMode
-
 from high_society import Phase
 from high_society.batch import BatchError, GameBatch
 from high_society.batch.league import TRAINING_STYLES, training_pool
 from high_society.batch.learner import LearnerVectorEnv
-from high_society.batch.policies import Compiled, act_in_batch
+from high_society.batch.policies import BatchPolicy, Compiled, act_in_batch
 from high_society.batch.ratings import cross_play, play_tables, rate, roster_entry
 from high_society.batch.training import (
     Mlp,
@@ -36,7 +34,7 @@ from high_society.batch.training import (
     policy_gradient,
     train,
 )
-from high_society.bots import AnyBot, HeuristicBot, PassBot, RandomBot
+from high_society.bots import AnyBot, Bot, HeuristicBot, PassBot, RandomBot
 from high_society.encoding import action_id
 from high_society.errors import InvalidConfigError
 from high_society.host import play
@@ -151,10 +149,13 @@ def test_numpy_policies_in_the_batch_decide_as_the_reducers_bots(players: int) -
         ],
         players,
     )
-    policies = [(shipped_network(players), LearnedBot()), (full, LearnedBot(network=full))]
+    policies: list[tuple[BatchPolicy, Bot]] = [
+        (shipped_network(players), LearnedBot()),
+        (full, LearnedBot(network=full)),
+    ]
     policies += [(STRANGERS[name], StrangerBot(STRANGERS[name])) for name in ("careful", "dodger")]
     for policy, bot in policies:
-        ids = act_in_batch(policy, batch, everyone)  # type: ignore[arg-type]
+        ids = act_in_batch(policy, batch, everyone)
         assert [action_id(bot.choose(s)) for s in states] == ids.tolist()
 
 

@@ -425,7 +425,7 @@ def train(*args: str) -> None:
     """Train the learned bots (docs/ai.md): ``examples/train_league.py ARGS``, PPO in numpy
     on the batch engine, at low priority and on one thread. Not part of ``test``."""
     setup("dev")
-    threads = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    threads = dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1")
     run("nice", "-n", "10", PY, "examples/train_league.py", *args, **threads)
 
 

@@ -58,7 +58,9 @@ def main() -> None:
             opponents, weights = training_pool(extra)
             out = Path(args.out_dir) / f"learned-{players}p.npz"
 
-            def report(progress: Progress, network: PolicyNetwork, out: Path = out) -> None:
+            def report(
+                progress: Progress, network: PolicyNetwork, out: Path = out, players: int = players
+            ) -> None:
                 row = [players, progress.update, f"{progress.cpu_seconds / 60:.2f}"]
                 curve.writerow([*row, progress.games, f"{progress.win_share:.4f}"])
                 handle.flush()

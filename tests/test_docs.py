@@ -199,6 +199,7 @@ NOT_LIBRARY_ERRORS = {
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",
     ("high_society.pettingzoo", "StopIteration"): "the end of agent_iter, an iterator",
     ("high_society.tournament", "ValueError"): "caught at once, raised as InvalidConfigError",
+    ("high_society._arrays", "ValueError"): "caught by load_network, raised as InvalidConfigError",
     ("high_society.server._store", "RuntimeError"): "a database of another schema version",
 }
 
@@ -249,6 +250,11 @@ MODULES_USERS_IMPORT = (
     "high_society.tournament",
     "high_society.learned",
     "high_society.batch.learner",
+    "high_society.batch.policies",
+    "high_society.batch.training",
+    "high_society.batch.league",
+    "high_society.batch.ratings",
+    "high_society.strangers",
 )
 
 

@@ -26,6 +26,7 @@ from gymnasium.vector import AutoresetMode
 
 from high_society.batch.learner import LearnerVectorEnv
 from high_society.batch.policies import BatchPolicy, Opponent
+from high_society.errors import InvalidConfigError
 from high_society.learned import PolicyNetwork
 from high_society.observation import observation_size
 
@@ -346,10 +347,14 @@ def evaluate(
 ) -> Evaluation:
     """Play ``player`` (a network greedily, its better output, as the learned bot does)
     for ``games`` games of ``players`` seats (by default the network's), at a seat drawn
-    per game, each other seat drawn from ``opponents`` (with ``weights``)."""
+    per game, each other seat drawn from ``opponents`` (with ``weights``).
+
+    Raises:
+        InvalidConfigError: no ``players`` for a policy that does not know its own.
+    """
     count = players if players is not None else getattr(player, "players", None)
     if not isinstance(count, int):
-        raise TypeError("evaluate needs players for a policy that does not know them")
+        raise InvalidConfigError("evaluate needs players for a policy that does not know them")
     env = LearnerVectorEnv(
         min(batch_size, games),
         count,

@@ -38,6 +38,9 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=64)
     parser.add_argument("--lr", type=float, default=3e-4)
     parser.add_argument("--snapshot-every", type=int, default=50)
+    parser.add_argument(
+        "--same-table", type=float, default=0.5, help="share of games of one opponent kind"
+    )
     parser.add_argument("--eval-every", type=int, default=10)
     parser.add_argument("--extra", action="append", default=[], help="a network to add")
     parser.add_argument("--out-dir", default="src/high_society/data")
@@ -49,6 +52,7 @@ def main() -> None:
         hidden=args.hidden,
         lr=args.lr,
         snapshot_every=args.snapshot_every,
+        same_table=args.same_table,
     )
     with open(args.curve, "w", newline="") as handle:
         curve = csv.writer(handle)

@@ -75,7 +75,9 @@ class LearnerVectorEnv(
       it is given the state, game by game: slow, but any bot). ``opponents`` is one of
       them for every other seat, or one per seat (the learner's seats' entries are
       ignored); or with ``pool``, each opponent seat of each new game is drawn from
-      ``pool`` (with ``pool_weights``, by default uniform): a league. ``boldness`` is the
+      ``pool`` (with ``pool_weights``, by default uniform): a league; in a share
+      ``same_table`` of the games, one draw plays every opponent seat (a table of three of
+      the same in 4 players), in the others each seat is drawn apart. ``boldness`` is the
       boldness of the compiled heuristic and classic opponents named by their name.
     - **Actions**, chosen with ``actions``: ``"full"`` (the default), every action id of
       :mod:`high_society.encoding` (``Discrete(2058)``); or ``"pass-cheapest"``, the action
@@ -114,7 +116,7 @@ class LearnerVectorEnv(
     Raises:
         InvalidConfigError: ``players`` is not 3 to 5, or the config is too large.
         BatchError: a bad ``num_envs``, ``seed``, ``seats``, ``opponents``, ``pool``,
-            ``pool_weights``, ``boldness``, ``actions``, ``normalize`` or
+            ``pool_weights``, ``same_table``, ``boldness``, ``actions``, ``normalize`` or
             ``autoreset_mode``. Nothing else is raised for a bad argument.
     """
 
@@ -129,6 +131,7 @@ class LearnerVectorEnv(
         opponents: Opponent | Sequence[Opponent] = "heuristic",
         pool: Sequence[Opponent] | None = None,
         pool_weights: Sequence[float] | None = None,
+        same_table: float = 0.0,
         boldness: float = 1.0,
         actions: str = "full",
         normalize: bool = False,
@@ -150,6 +153,15 @@ class LearnerVectorEnv(
         self._bot_rng = np.random.default_rng([_seed(seed), 1])
         self._fixed = _seats(seats, players)
         self._bold0 = _boldness(boldness)
+        if (
+            isinstance(same_table, bool)
+            or not isinstance(same_table, int | float)
+            or not 0 <= same_table <= 1
+        ):
+            raise BatchError(
+                f"same_table must be a share from 0 to 1, not {short_repr(same_table)}"
+            )
+        self._same_table = float(same_table)
         self._entries, self._per_seat, self._weights = _lineup(
             opponents, pool, pool_weights, players, self._bold0
         )
@@ -229,6 +241,9 @@ class LearnerVectorEnv(
             drawn = np.broadcast_to(np.array(self._per_seat), (n, players))
         else:
             drawn = self._rng.choice(len(self._entries), size=(n, players), p=self._weights)
+            # A share of the games seat one opponent in every other seat ("three of X").
+            alike = self._rng.random(n) < self._same_table
+            drawn[alike] = drawn[alike, :1]
         assign = np.where(chosen, _LEARNER, drawn)
         self._learner[games] = chosen[games]
         self._assign[games] = assign[games]

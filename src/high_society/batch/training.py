@@ -113,6 +113,8 @@ class TrainingConfig:
             opponents; 0 for none (a best response to fixed opponents).
         snapshots: how many of them are kept (the oldest leaves).
         snapshot_share: the share of opponent seats they take, once there are some.
+        same_table: the share of games whose opponents are one draw from the league in
+            every other seat (the others draw each seat apart).
     """
 
     games: int = 1024
@@ -127,6 +129,7 @@ class TrainingConfig:
     snapshot_every: int = 0
     snapshots: int = 6
     snapshot_share: float = 0.5
+    same_table: float = 0.5
 
 
 @attrs.frozen
@@ -168,6 +171,7 @@ def train(
         players,
         pool=fixed,
         pool_weights=list(base),
+        same_table=config.same_table,
         actions="pass-cheapest",
         normalize=True,
         autoreset_mode=AutoresetMode.SAME_STEP,

@@ -17,15 +17,18 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from high_society.batch.learner import LearnerVectorEnv
+from high_society.learned import shipped_network
 from high_society.pettingzoo import SoloEnv
 
 CLOCK = time.process_time
 GAMES_AT_ONCE = 1024
 
 
-def vector_rates(steps: int) -> tuple[float, float]:
+def vector_rates(
+    steps: int, mode: AutoresetMode = AutoresetMode.SAME_STEP, **options: object
+) -> tuple[float, float]:
     """Learner steps and finished games per CPU second of ``LearnerVectorEnv``."""
-    env = LearnerVectorEnv(GAMES_AT_ONCE, players=4, autoreset_mode=AutoresetMode.SAME_STEP, seed=1)
+    env = LearnerVectorEnv(GAMES_AT_ONCE, players=4, autoreset_mode=mode, seed=1, **options)  # type: ignore[arg-type]
     env.reset(seed=1)
     games = 0
     start = CLOCK()
@@ -60,6 +63,17 @@ def main() -> None:
     steps, games = vector_rates(args.steps)
     solo = solo_games(args.seconds)
     print(f"LearnerVectorEnv: {steps:,.0f} learner steps and {games:,.0f} games per CPU second")
+    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        for options in ({}, {"actions": "pass-cheapest"}, {"opponents": shipped_network(4)}):
+            rate, done = vector_rates(args.steps, mode, **options)
+            label = (
+                ", ".join(
+                    f"{k}={getattr(v, '__name__', 'a network')}" if k == "opponents" else f"{k}={v}"
+                    for k, v in options.items()
+                )
+                or "defaults"
+            )
+            print(f"  {mode.value:9} {label:28} {rate:>10,.0f} steps {done:>8,.0f} games /s")
     print(f"SoloEnv: {solo:,.0f} games per CPU second ({games / solo:,.0f} times fewer)")
 
 

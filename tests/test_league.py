@@ -60,6 +60,7 @@ ROOT = Path(__file__).resolve().parents[1]
         ({"pool": ["heuristic"], "pool_weights": [-1]}, "pool_weights must be"),
         ({"pool": ["heuristic"], "pool_weights": "1"}, "pool_weights must be"),
         ({"pool_weights": [1.0]}, "pool_weights need a pool"),
+        ({"pool": ["heuristic"], "same_table": 1.5}, "same_table must be"),
         ({"actions": "some"}, "actions must be one of"),
         ({"normalize": "yes"}, "normalize must be"),
         ({"autoreset_mode": 3}, "autoreset_mode must be"),
@@ -168,6 +169,10 @@ def test_a_network_opponent_plays_in_the_env_as_the_learned_bot_in_a_tournament(
     env.reset(options={"reset_mask": np.ones(200, bool)})
     kinds = env.opponents[~env.learner_seats]
     assert set(kinds.tolist()) == {1}  # the new entry; the network keeps its index 0
+    alike = LearnerVectorEnv(300, pool=["heuristic", "classic", "pass"], same_table=1.0, seed=3)
+    tables = alike.opponents[~alike.learner_seats].reshape(300, 3)
+    assert (tables == tables[:, :1]).all()
+    assert len(set(tables[:, 0].tolist())) == 3
 
 
 def test_the_gradients_agree_with_finite_differences() -> None:

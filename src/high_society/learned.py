@@ -53,7 +53,9 @@ from high_society.state import GameState, Phase
 
 __all__ = [
     "FORMAT_VERSION",
+    "MAX_LAYERS",
     "MAX_WEIGHTS_BYTES",
+    "MAX_WIDTH",
     "WEIGHTS_FILE",
     "WEIGHTS_FILES",
     "LearnedBot",
@@ -71,8 +73,10 @@ WEIGHTS_FILE = WEIGHTS_FILES[4]
 FORMAT_VERSION = 1
 #: The largest weights file :func:`load_network` reads.
 MAX_WEIGHTS_BYTES = 16 << 20
-#: At most this many layers, and this many units in any layer.
-MAX_LAYERS, MAX_WIDTH = 8, 4096
+#: At most this many layers in a network.
+MAX_LAYERS = 8
+#: At most this many units in a hidden layer.
+MAX_WIDTH = 4096
 #: At most this many numbers in all the arrays of one file (16 MiB of float32).
 _MAX_ITEMS = 1 << 22
 
@@ -202,7 +206,7 @@ def load_network(path: "str | os.PathLike[str] | None" = None) -> PolicyNetwork:
     4-player one (:func:`shipped_network` for the others). Read without pickle and within
     bounds: a regular file of at most :data:`MAX_WEIGHTS_BYTES` (a FIFO or a device is
     refused, never waited on), each array's dtype and shape checked before it is read, at
-    most :data:`MAX_LAYERS` layers of at most :data:`MAX_WIDTH` units.
+    most :data:`MAX_LAYERS` layers of at most :data:`MAX_WIDTH` units each.
 
     Raises:
         InvalidConfigError: the file is missing, unreadable, too large, not a numpy

@@ -64,7 +64,7 @@ class Mlp:
 
     def gradient(self, activations: list[F32], d_out: F32) -> list[F32]:
         """The gradient of a loss whose gradient in the outputs is ``d_out``: weights, then
-        biases, in the order of :attr:`weights` and :attr:`biases`."""
+        biases, in the order of ``weights`` and ``biases``."""
         d_w: list[F32] = [np.empty(0, np.float32)] * len(self.weights)
         d_b: list[F32] = [np.empty(0, np.float32)] * len(self.weights)
         delta = d_out
@@ -106,9 +106,11 @@ class TrainingConfig:
         steps: learner steps per game per update.
         hidden: units in each of the two hidden layers.
         lr: Adam's learning rate.
-        epochs, minibatch: passes over each update's samples, and their size.
-        clip, entropy, gae_lambda: PPO's clipping, entropy bonus and GAE's lambda (no
-            discount: the reward comes at the end of a game).
+        epochs: passes over each update's samples.
+        minibatch: the samples of one gradient step.
+        clip: PPO's clipping of the probability ratio.
+        entropy: the weight of the entropy bonus.
+        gae_lambda: GAE's lambda (no discount: the reward comes at the end of a game).
         snapshot_every: updates between frozen copies of the learner joining its
             opponents; 0 for none (a best response to fixed opponents).
         snapshots: how many of them are kept (the oldest leaves).

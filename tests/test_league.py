@@ -154,7 +154,9 @@ def test_numpy_policies_in_the_batch_decide_as_the_reducers_bots(players: int) -
         (shipped_network(players), LearnedBot()),
         (full, LearnedBot(network=full)),
     ]
-    policies += [(STRANGERS[name], StrangerBot(STRANGERS[name])) for name in ("careful", "dodger")]
+    policies += [
+        (STRANGERS[name], StrangerBot(STRANGERS[name])) for name in ("careful", "dodger", "noisy")
+    ]
     for policy, bot in policies:
         ids = act_in_batch(policy, batch, everyone)
         assert [action_id(bot.choose(s)) for s in states] == ids.tolist()

@@ -53,6 +53,7 @@ _START = float(_MONEY.sum())
 _AUCTION, _DECK, _HIGHEST, _GLOBAL = 4, 18, 46, 47
 _PRESTIGE, _FAUX_PAS, _PASSE, _SCANDALE = 10, 11, 12, 13
 _LUXURY = np.arange(1, 11, dtype=np.float32)
+_MAX_SIZE = _GLOBAL + 5 * (2 * _M + 16)  # the observation of 5 players
 
 
 @attrs.frozen
@@ -63,7 +64,9 @@ class Stranger:
     prestige card ``prestige_base + prestige_rate * L`` (``L`` its luxury sum); avoiding
     Passé, Faux Pas or Scandale ``passe``, ``faux_pas``, ``scandale + scandale_rate * L``.
     Each price is multiplied by ``early`` while three or four of the dark-green cards are
-    still in the deck, else by ``late``, and by a uniform draw in ``[1 - noise, 1 + noise]``.
+    still in the deck, else by ``late``, and by a draw in ``[1 - noise, 1 + noise]``: a
+    hash of the observation, keyed by ``seed``, so that a stranger is a pure function of
+    what it sees (the same in any order of games, in any process).
     It bids only while its money after the bid stays at least ``floor`` of its starting
     money, and (with ``margin`` not ``None``) more than ``margin`` above the money of the
     poorest other seat. Its name says what it is.
@@ -84,10 +87,12 @@ class Stranger:
     margin: float | None = None
     noise: float = 0.0
     seed: int = 0
-    _rng: np.random.Generator = attrs.field(init=False, eq=False, repr=False)
+    _key: F32 = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_rng", np.random.default_rng(self.seed))
+        key = np.random.default_rng(self.seed).normal(size=_MAX_SIZE).astype(np.float32)
+        key.flags.writeable = False
+        object.__setattr__(self, "_key", key)
 
     def prices(self, observations: F32) -> F32:
         """``(k,)``: its price for the card up for auction in each raw observation."""
@@ -115,7 +120,9 @@ class Stranger:
         dark_left = observations[:, _DECK + _PRESTIGE] + observations[:, _DECK + _SCANDALE]
         price = price * np.where(dark_left >= 3, self.early, self.late)
         if self.noise:
-            price = price * self._rng.uniform(1 - self.noise, 1 + self.noise, len(price))
+            hashed = np.sin(observations @ self._key[: observations.shape[1]]) * 43758.5453
+            uniform = hashed - np.floor(hashed)
+            price = price * (1 - self.noise + 2 * self.noise * uniform)
         out: F32 = price.astype(np.float32)
         return out
 

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("numba")
 pytest.importorskip("gymnasium")
@@ -278,3 +280,41 @@ def test_the_commands_print_their_tables() -> None:
     )
     assert "best response (1 updates, seed 1) against 2 thrifty" in out.getvalue()
     assert "thrifty itself in that seat" in out.getvalue()
+
+
+_ODD = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**65), 2**65),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=5),
+    st.lists(st.integers(-2, 6), max_size=5),
+    st.sampled_from(["heuristic", "caller", "pass-cheapest", "SameStep", Compiled("pass")]),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    name=st.sampled_from(
+        [
+            "seed",
+            "seats",
+            "opponents",
+            "pool",
+            "pool_weights",
+            "same_table",
+            "boldness",
+            "actions",
+            "normalize",
+            "autoreset_mode",
+        ]
+    ),
+    value=_ODD,
+)
+def test_any_argument_is_taken_or_refused_with_a_batch_error(name: str, value: object) -> None:
+    try:
+        env = LearnerVectorEnv(3, **{name: value})  # type: ignore[arg-type]
+    except BatchError:
+        return
+    env.reset(seed=1)
+    env.step(env.sample_legal())

@@ -13,6 +13,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from high_society import Phase, Reveal, StatusCard, apply, is_legal, learned, new_game
 from high_society.bots import AnyBot, HeuristicBot, RandomBot, cheapest_bid
@@ -21,22 +23,27 @@ from high_society.errors import InvalidConfigError
 from high_society.host import play
 from high_society.learned import (
     WEIGHTS_FILE,
+    WEIGHTS_FILES,
     LearnedBot,
     PolicyNetwork,
     load_network,
     save_network,
+    shipped_network,
 )
 from high_society.observation import observation_scale, observation_size
 from high_society.tournament import Entrant, tournament
 
 
-def test_the_shipped_weights_load_and_are_small() -> None:
-    network = load_network()
-    assert network.players == 4
-    assert network.inputs == 199
-    size = resources.files("high_society").joinpath("data", WEIGHTS_FILE).read_bytes()
-    assert len(size) < 300_000
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_shipped_weights_load_and_are_small(players: int) -> None:
+    network = shipped_network(players)
+    assert network.players == players
+    assert network.inputs == observation_size(players)
+    data = resources.files("high_society").joinpath("data", WEIGHTS_FILES[players]).read_bytes()
+    assert len(data) < 300_000
     assert all(w.dtype == np.float32 for w, _ in network.layers)
+    assert load_network().players == 4  # the default file: WEIGHTS_FILE, for 4 players
+    assert WEIGHTS_FILES[4] == WEIGHTS_FILE
 
 
 def test_the_old_name_of_the_weights_file_still_works_and_warns() -> None:
@@ -46,7 +53,7 @@ def test_the_old_name_of_the_weights_file_still_works_and_warns() -> None:
         _ = learned.WEIGHT
 
 
-@pytest.mark.parametrize("players", [4])
+@pytest.mark.parametrize("players", [3, 4, 5])
 def test_it_plays_only_legal_actions(players: int) -> None:
     decisions = 0
     for seed in range(8):
@@ -60,13 +67,16 @@ def test_it_plays_only_legal_actions(players: int) -> None:
     assert decisions > 40
 
 
-def test_it_is_deterministic() -> None:
-    lineup = [Entrant("learned", LearnedBot)] + [Entrant("heuristic", HeuristicBot)] * 3
-    first = tournament(lineup, 40, seed=3)
-    assert first == tournament(lineup, 40, seed=3, jobs=2)
-    states = [s.before for s in play([LearnedBot(), *(HeuristicBot(i) for i in range(3))], seed=1)]
-    states = [s for s in states if s.phase is Phase.AUCTION]
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_it_is_deterministic(players: int) -> None:
+    lineup = [Entrant("learned", LearnedBot)] + [Entrant("heuristic", HeuristicBot)] * (players - 1)
+    first = tournament(lineup, 20, seed=3)
+    assert first == tournament(lineup, 20, seed=3, jobs=2)
+    bots: list[AnyBot] = [LearnedBot(), *(HeuristicBot(i) for i in range(players - 1))]
+    states = [s.before for s in play(bots, seed=1) if s.before.phase is Phase.AUCTION]
     assert [LearnedBot(1).choose(s) for s in states] == [LearnedBot(2).choose(s) for s in states]
+    with pytest.raises(InvalidConfigError, match="no learned weights ship for 6 players"):
+        shipped_network(6)
 
 
 def test_it_decides_on_the_observations_it_was_trained_on() -> None:
@@ -236,3 +246,41 @@ def test_a_network_that_does_not_fit_is_refused_when_made() -> None:
         PolicyNetwork([(np.zeros((10, 2), np.float32), np.zeros(2, np.float32))], 4)
     with pytest.raises(InvalidConfigError, match="players must be 3 to 5"):
         PolicyNetwork([(np.zeros((199, 2), np.float32), np.zeros(2, np.float32))], 6)
+
+
+_ARRAYS = st.sampled_from(
+    [
+        np.zeros((199, 4), np.float32),
+        np.zeros(4, np.float32),
+        np.zeros((4, 2), np.float32),
+        np.int64(4),
+        np.zeros((2, 2, 2)),
+        np.array(["x"]),
+        np.zeros(0),
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    raw=st.binary(max_size=400),
+    members=st.dictionaries(
+        st.sampled_from(["players", "w0", "b0", "w1", "b1", "format", "x"]), _ARRAYS, max_size=6
+    ),
+    cut=st.integers(0, 4000),
+)
+def test_any_bytes_or_archive_is_a_network_or_an_invalid_config_error(
+    tmp_path_factory: pytest.TempPathFactory, raw: bytes, members: dict[str, Any], cut: int
+) -> None:
+    folder = tmp_path_factory.mktemp("fuzz")
+    buffer = io.BytesIO()
+    np.savez(buffer, **members)
+    archive = buffer.getvalue()
+    for data in (raw, archive, archive[:cut], archive[:cut] + raw):
+        path = folder / "n.npz"
+        path.write_bytes(data)
+        try:
+            network = load_network(path)
+        except InvalidConfigError:
+            continue
+        assert network.inputs == observation_size(network.players)

@@ -16,7 +16,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from high_society.batch._engine import POLICIES, GameBatch
+from high_society.batch._engine import POLICIES, BatchError, GameBatch
 from high_society.batch.policies import BatchPolicy, Compiled, act_in_batch
 from high_society.errors import InvalidConfigError
 from high_society.learned import load_network, shipped_network
@@ -55,14 +55,14 @@ def roster_entry(name: str, players: int) -> Entry:
     """
     base, _, option = name.partition(",boldness=")
     compiled = {"random": "uniform"}.get(base, base)
+    if option and compiled not in ("heuristic", "classic"):
+        raise InvalidConfigError(f"only heuristic and classic take a boldness, not {name!r}")
     if compiled in ("heuristic", "classic", "cautious", "pass", "uniform", "cheapest"):
         try:
             boldness = float(option) if option else 1.0
             return name, Compiled(compiled, boldness)
-        except ValueError:
+        except (ValueError, BatchError):
             raise InvalidConfigError(f"bad boldness in {name!r}") from None
-    if option:
-        raise InvalidConfigError(f"only heuristic and classic take a boldness, not {name!r}")
     if name == "learned":
         return name, shipped_network(players)
     if name in STRANGERS:

@@ -49,8 +49,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("record",),
     # 3. Hosting and bots
     ("bots", "parallel", "_arrays"),
-    ("host", "search", "learned", "strangers"),
-    ("text", "simulate", "tournament"),
+    ("host", "search", "learned"),
+    ("text", "simulate", "tournament", "strangers"),
     ("table",),
     # 4. Adapters and engines
     ("openspiel", "pettingzoo", "batch._kernels"),

@@ -29,7 +29,7 @@ Needs numpy: ``pip install 'high-society[learned]'``.
 import io
 import os
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 
 try:
@@ -61,6 +61,7 @@ __all__ = [
     "LearnedBot",
     "PolicyNetwork",
     "load_network",
+    "reduced_choice",
     "save_network",
     "shipped_network",
 ]
@@ -290,6 +291,35 @@ def _shown(path: object) -> str:
 _SHIPPED: dict[int, PolicyNetwork] = {}
 
 
+def reduced_choice(
+    state: GameState, bids: Callable[[npt.NDArray[np.float32]], npt.NDArray[np.bool_]]
+) -> Action:
+    """The move of a pass-or-cheapest policy in ``state``, as the learned bots and the
+    strangers play it: the lowest luxury card for a Faux Pas, Pass where no bid is legal,
+    else the cheapest bid where ``bids`` (given the seat's raw observation as one row)
+    says so, Pass where it does not.
+
+    Raises:
+        NoSeatToActError: no seat must act in ``state``.
+    """
+    phase = state.phase
+    if phase is Phase.DISCARD:
+        return legal_actions(state)[0]
+    if phase is not Phase.AUCTION:
+        raise NoSeatToActError(
+            f"a bot is asked to act only when a seat must act, not in the {phase.value} phase"
+        )
+    bid = cheapest_bid(state)
+    if bid is None:
+        return Pass(state.turn)
+    x = np.array([observation_tensor(state, state.turn)], dtype=np.float32)
+    return bid if bids(x)[0] else Pass(state.turn)
+
+
+def _never(observations: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    return np.zeros(len(observations), dtype=np.bool_)
+
+
 class LearnedBot:
     """Plays a policy network (see the module's description): by default the shipped one
     for the game's number of players.
@@ -313,24 +343,14 @@ class LearnedBot:
             InvalidConfigError: no network for the game's number of players (its own
                 network was made for another, or none ships for it).
         """
-        phase = state.phase
-        if phase is Phase.DISCARD:
-            return legal_actions(state)[0]
-        if phase is not Phase.AUCTION:
-            raise NoSeatToActError(
-                f"a bot is asked to act only when a seat must act, not in the {phase.value} phase"
-            )
-        network = self._network(state.num_players)
-        seat = state.turn
-        if network.full_actions:
-            ids = np.array(legal_action_ids(state), dtype=np.int64)
-            out = network.evaluate(np.array(observation_tensor(state, seat), dtype=np.float32))
-            return action_from_id(state, int(ids[np.argmax(out[ids])]))
-        bid = cheapest_bid(state)
-        if bid is None:
-            return Pass(seat)
-        x = np.array([observation_tensor(state, seat)], dtype=np.float32)
-        return bid if network.bids(x)[0] else Pass(seat)
+        if state.phase is Phase.AUCTION:
+            network = self._network(state.num_players)
+            if network.full_actions:
+                ids = np.array(legal_action_ids(state), dtype=np.int64)
+                x = np.array(observation_tensor(state, state.turn), dtype=np.float32)
+                return action_from_id(state, int(ids[np.argmax(network.evaluate(x)[ids])]))
+            return reduced_choice(state, network.bids)
+        return reduced_choice(state, _never)
 
     def _network(self, players: int) -> PolicyNetwork:
         if self.network is None:

@@ -23,13 +23,10 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from high_society.actions import Action, Pass
-from high_society.bots import cheapest_bid
+from high_society.actions import Action
 from high_society.cards import STANDARD
-from high_society.errors import NoSeatToActError
-from high_society.observation import observation_tensor
-from high_society.rules import legal_actions
-from high_society.state import GameState, Phase
+from high_society.learned import reduced_choice
+from high_society.state import GameState
 
 __all__ = [
     "STRANGERS",
@@ -171,18 +168,7 @@ class StrangerBot:
         Raises:
             NoSeatToActError: no seat must act in ``state``.
         """
-        phase = state.phase
-        if phase is Phase.DISCARD:
-            return legal_actions(state)[0]
-        if phase is not Phase.AUCTION:
-            raise NoSeatToActError(
-                f"a bot is asked to act only when a seat must act, not in the {phase.value} phase"
-            )
-        bid = cheapest_bid(state)
-        if bid is None:
-            return Pass(state.turn)
-        x = np.array([observation_tensor(state, state.turn)], dtype=np.float32)
-        return bid if self.style.bids(x)[0] else Pass(state.turn)
+        return reduced_choice(state, self.style.bids)
 
 
 #: Bids for what it likes at a fair price, keeps a third of its money.

@@ -2,11 +2,10 @@
 batch-engine games."""
 
 import argparse
-import os
 import sys
 from typing import TextIO
 
-from high_society.cli._options import add_seed_option, bounded
+from high_society.cli._options import add_seed_option, bounded, one_numpy_thread
 
 __all__ = ["register", "run"]
 
@@ -51,10 +50,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Rate the bots ``args`` name and print the tables."""
-    # Small matrices: numpy's BLAS on many threads costs many times the CPU for nothing.
-    # Effective only before numpy is first imported, as it is in the command line.
-    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ.setdefault(name, "1")
+    one_numpy_thread()
     from high_society.batch.ratings import ROSTER, cross_play, rate, roster_entry
 
     stream = out if out is not None else sys.stdout

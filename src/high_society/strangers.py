@@ -84,10 +84,10 @@ class Stranger:
     margin: float | None = None
     noise: float = 0.0
     seed: int = 0
-    _key: F32 = attrs.field(init=False, eq=False, repr=False)
+    _key: npt.NDArray[np.int64] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
-        key = np.random.default_rng(self.seed).normal(size=_MAX_SIZE).astype(np.float32)
+        key = np.random.default_rng(self.seed).integers(1, 2**20, size=_MAX_SIZE)
         key.flags.writeable = False
         object.__setattr__(self, "_key", key)
 
@@ -117,8 +117,10 @@ class Stranger:
         dark_left = observations[:, _DECK + _PRESTIGE] + observations[:, _DECK + _SCANDALE]
         price = price * np.where(dark_left >= 3, self.early, self.late)
         if self.noise:
-            hashed = np.sin(observations @ self._key[: observations.shape[1]]) * 43758.5453
-            uniform = hashed - np.floor(hashed)
+            # Whole numbers throughout, so that one row or many give the same draw.
+            keyed = observations.astype(np.int64) @ self._key[: observations.shape[1]]
+            mixed = keyed.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)  # wraps: a hash
+            uniform = (mixed >> np.uint64(11)).astype(np.float64) / 2.0**53
             price = price * (1 - self.noise + 2 * self.noise * uniform)
         out: F32 = price.astype(np.float32)
         return out

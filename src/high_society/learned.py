@@ -191,9 +191,9 @@ def save_network(network: PolicyNetwork, path: "str | os.PathLike[str]") -> None
             than a regular file (written all or nothing, as records are).
     """
     arrays: dict[str, npt.NDArray[np.generic]] = {
-        "format": np.int64(FORMAT_VERSION),  # type: ignore[dict-item]
-        "players": np.int64(network.players),  # type: ignore[dict-item]
-        "observation_size": np.int64(network.inputs),  # type: ignore[dict-item]
+        "format": np.array(FORMAT_VERSION, dtype=np.int64),
+        "players": np.array(network.players, dtype=np.int64),
+        "observation_size": np.array(network.inputs, dtype=np.int64),
     }
     for k, (w, b) in enumerate(network.layers):
         arrays[f"w{k}"], arrays[f"b{k}"] = w, b

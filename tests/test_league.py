@@ -1,6 +1,6 @@
 """Opponents of any kind in the vector environment, the action reduction, the numpy PPO,
-the league, the strangers and the ratings (issue 40), and every bad argument of the vector
-environment refused with ``BatchError`` (issue 37, item 15).
+the league, the strangers and the ratings, and every bad argument of the vector
+environment refused with ``BatchError``.
 
 Each second implementation is tied to its reference: a numpy policy batched in the engine
 decides as the reducer's bot playing the same network or style, on every decision state of

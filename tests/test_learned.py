@@ -151,8 +151,8 @@ def _layers(inputs: int = 199, outputs: int = 2) -> dict[str, Any]:
 
 
 def test_hostile_weights_files_are_one_documented_error(tmp_path: Path) -> None:
-    # Issue 37, items 12 to 14: each is an InvalidConfigError, nothing else, and nothing
-    # is allocated or waited on first.
+    # A bad file, a huge declared shape, a zip bomb, a FIFO: each is an InvalidConfigError,
+    # nothing else, and nothing is allocated or waited on first.
     cases: dict[str, tuple[Path, str]] = {}
     zipped = tmp_path / "notnpy.npz"
     with zipfile.ZipFile(zipped, "w") as archive:

@@ -24,8 +24,8 @@ load test with bot clients and two server processes; not part of ``test``;
 docs/performance.md) and ``fuzz [EXAMPLES]`` (the long fuzz
 run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
 worst-case inputs; not part of ``test``, which runs a short derandomised pass;
-docs/records.md), ``train [ARGS...]`` (trains the learned bot with PyTorch, which it
-installs into .venv; docs/ai.md; not part of ``test``) and ``pythons [VERSION...]`` (the
+docs/records.md), ``train [ARGS...]`` (trains the learned bots for 3, 4 and 5 players in
+a league, PPO in numpy; docs/ai.md; not part of ``test``) and ``pythons [VERSION...]`` (the
 test suite under the other Pythons the package's classifiers name, default 3.12 and 3.13,
 each in its own ``.venv-VERSION``; CI runs 3.11). ``test`` and ``pytest`` start a
 throwaway PostgreSQL server for the table server's tests (services/pg_cluster.py; Debian's
@@ -454,13 +454,11 @@ def pythons(*versions: str) -> None:
 
 
 def train(*args: str) -> None:
-    """Train the learned bot (docs/ai.md): torch 2.13.0 (CPU) joins .venv for it, then
-    ``examples/train_learned_bot.py ARGS`` runs at low priority. Not part of ``test``."""
+    """Train the learned bots (docs/ai.md): ``examples/train_league.py ARGS``, PPO in numpy
+    on the batch engine, at low priority and on one thread. Not part of ``test``."""
     setup("dev")
-    probe = subprocess.run([str(PY), "-c", "import torch"], cwd=ROOT, capture_output=True)
-    if probe.returncode != 0:
-        run(PY, "-m", "pip", "install", "--quiet", "torch==2.13.0")
-    run("nice", "-n", "10", PY, "examples/train_learned_bot.py", *args)
+    threads = dict.fromkeys(("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"), "1")
+    run("nice", "-n", "10", PY, "examples/train_league.py", *args, **threads)
 
 
 def main(argv: list[str]) -> None:
@@ -518,7 +516,7 @@ def main(argv: list[str]) -> None:
         setup("dev")
         run(PY, "-m", "benchmarks.batch_report", *rest)
     elif task == "train":
-        # docs/ai.md: train the learned bot (PPO in torch on the batch engine); not in CI.
+        # docs/ai.md: train the learned bots (PPO in numpy on the batch engine); not in CI.
         train(*rest)
     elif task == "batch-diff":
         # docs/batch.md: millions of steps through both engines, compared at every step.

@@ -17,15 +17,18 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from high_society.batch.learner import LearnerVectorEnv
+from high_society.learned import shipped_network
 from high_society.pettingzoo import SoloEnv
 
 CLOCK = time.process_time
 GAMES_AT_ONCE = 1024
 
 
-def vector_rates(steps: int) -> tuple[float, float]:
+def vector_rates(
+    steps: int, mode: AutoresetMode = AutoresetMode.SAME_STEP, **options: object
+) -> tuple[float, float]:
     """Learner steps and finished games per CPU second of ``LearnerVectorEnv``."""
-    env = LearnerVectorEnv(GAMES_AT_ONCE, players=4, autoreset_mode=AutoresetMode.SAME_STEP, seed=1)
+    env = LearnerVectorEnv(GAMES_AT_ONCE, players=4, autoreset_mode=mode, seed=1, **options)  # type: ignore[arg-type]
     env.reset(seed=1)
     games = 0
     start = CLOCK()
@@ -57,9 +60,22 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200, help="vector steps (default 200)")
     parser.add_argument("--seconds", type=float, default=10.0, help="SoloEnv CPU seconds")
     args = parser.parse_args()
-    steps, games = vector_rates(args.steps)
+    vector_rates(20)  # compile and warm the caches first
+    rows = {}
+    for mode in (AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP):
+        for label, options in (
+            ("3 heuristic bots", {}),
+            ("the same, pass-cheapest", {"actions": "pass-cheapest"}),
+            ("3 learned bots (numpy)", {"opponents": shipped_network(4)}),
+        ):
+            rows[mode, label] = vector_rates(args.steps, mode, **options)
+            steps, games = rows[mode, label]
+            print(
+                f"LearnerVectorEnv {mode.value:9} {label:25} {steps:>9,.0f} learner steps "
+                f"{games:>7,.0f} games per CPU second"
+            )
     solo = solo_games(args.seconds)
-    print(f"LearnerVectorEnv: {steps:,.0f} learner steps and {games:,.0f} games per CPU second")
+    games = rows[AutoresetMode.SAME_STEP, "3 heuristic bots"][1]
     print(f"SoloEnv: {solo:,.0f} games per CPU second ({games / solo:,.0f} times fewer)")
 
 

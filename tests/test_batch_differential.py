@@ -78,8 +78,10 @@ class WrongObservation(GameBatch):
         self,
         seat: int | npt.ArrayLike | None = None,
         out: npt.NDArray[np.float32] | None = None,
+        *,
+        where: npt.ArrayLike | None = None,
     ) -> npt.NDArray[np.float32]:
-        observed = super().observations(seat, out)
+        observed = super().observations(seat, out, where=where)
         observed[0, -1] += 1  # one more status card of the last kind for the last seat
         return observed
 

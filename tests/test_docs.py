@@ -199,6 +199,7 @@ NOT_LIBRARY_ERRORS = {
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",
     ("high_society.pettingzoo", "StopIteration"): "the end of agent_iter, an iterator",
     ("high_society.tournament", "ValueError"): "caught at once, raised as InvalidConfigError",
+    ("high_society._arrays", "ValueError"): "caught by load_network, raised as InvalidConfigError",
     ("high_society.server._store", "RuntimeError"): "actions missing in the database: corrupt",
     ("high_society.server._database", "RuntimeError"): "a write after the store closed",
     ("high_society.server._openapi", "ValueError"): "a schema the document lacks: a bug",
@@ -251,6 +252,11 @@ MODULES_USERS_IMPORT = (
     "high_society.tournament",
     "high_society.learned",
     "high_society.batch.learner",
+    "high_society.batch.policies",
+    "high_society.batch.training",
+    "high_society.batch.league",
+    "high_society.batch.ratings",
+    "high_society.strangers",
 )
 
 
@@ -449,7 +455,7 @@ def files_citing_rulings() -> Iterator[Path]:
     yield ROOT / "README.md"
     for folder in RULING_SOURCES:
         for path in sorted((ROOT / folder).rglob("*")):
-            skipped = {"_build", "__pycache__"} & set(path.parts)
+            skipped = {"_build", "__pycache__", "node_modules"} & set(path.parts)
             if path.is_file() and not skipped and not path.parent.name.endswith(".egg-info"):
                 yield path
 

@@ -56,15 +56,17 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("_files",),
     ("record",),
     # 4. Hosting and bots
-    ("bots", "parallel"),
+    ("bots", "parallel", "_arrays"),
     ("host", "search", "learned"),
-    ("text", "simulate", "tournament"),
+    ("text", "simulate", "tournament", "strangers"),
     ("table",),
     # 5. Adapters and engines
     ("openspiel", "pettingzoo", "batch._kernels"),
     ("batch._layout",),
     ("batch._engine",),
+    ("batch.policies",),
     ("batch._vector", "batch._simulate", "batch.learner"),
+    ("batch.league", "batch.training", "batch.ratings"),
     ("batch.__init__",),
     # 6. Applications
     (
@@ -84,7 +86,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("server._errors", "server._streams"),
     ("server._edge", "server._models", "server._lifespan"),
     ("server._routes",),
-    ("server._app", "cli.demo", "cli.simulate", "cli.tournament"),
+    ("server._app", "cli.demo", "cli.simulate", "cli.tournament", "cli.ratings"),
+    ("cli.exploitability",),
     ("server.__init__",),
     ("cli.serve",),
     ("cli.__init__",),

@@ -3,29 +3,47 @@ and the network sees in a played game what it saw in training (the batch engine'
 observations).
 """
 
+import io
+import os
+import zipfile
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from high_society import Phase, is_legal, learned
+from high_society import Phase, Reveal, StatusCard, apply, is_legal, learned, new_game
 from high_society.bots import AnyBot, HeuristicBot, RandomBot, cheapest_bid
 from high_society.encoding import action_id
 from high_society.errors import InvalidConfigError
 from high_society.host import play
-from high_society.learned import WEIGHTS_FILE, LearnedBot, load_network
-from high_society.observation import observation_scale
+from high_society.learned import (
+    WEIGHTS_FILE,
+    WEIGHTS_FILES,
+    LearnedBot,
+    PolicyNetwork,
+    load_network,
+    save_network,
+    shipped_network,
+)
+from high_society.observation import observation_scale, observation_size
 from high_society.tournament import Entrant, tournament
 
 
-def test_the_shipped_weights_load_and_are_small() -> None:
-    network = load_network()
-    assert network.players == 4
-    assert network.inputs == 199
-    size = resources.files("high_society").joinpath("data", WEIGHTS_FILE).read_bytes()
-    assert len(size) < 300_000
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_shipped_weights_load_and_are_small(players: int) -> None:
+    network = shipped_network(players)
+    assert network.players == players
+    assert network.inputs == observation_size(players)
+    data = resources.files("high_society").joinpath("data", WEIGHTS_FILES[players]).read_bytes()
+    assert len(data) < 300_000
     assert all(w.dtype == np.float32 for w, _ in network.layers)
+    assert load_network().players == 4  # the default file: WEIGHTS_FILE, for 4 players
+    assert WEIGHTS_FILES[4] == WEIGHTS_FILE
 
 
 def test_the_old_name_of_the_weights_file_still_works_and_warns() -> None:
@@ -49,13 +67,16 @@ def test_it_plays_only_legal_actions(players: int) -> None:
     assert decisions > 40
 
 
-def test_it_is_deterministic() -> None:
-    lineup = [Entrant("learned", LearnedBot)] + [Entrant("heuristic", HeuristicBot)] * 3
-    first = tournament(lineup, 40, seed=3)
-    assert first == tournament(lineup, 40, seed=3, jobs=2)
-    states = [s.before for s in play([LearnedBot(), *(HeuristicBot(i) for i in range(3))], seed=1)]
-    states = [s for s in states if s.phase is Phase.AUCTION]
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_it_is_deterministic(players: int) -> None:
+    lineup = [Entrant("learned", LearnedBot)] + [Entrant("heuristic", HeuristicBot)] * (players - 1)
+    first = tournament(lineup, 20, seed=3)
+    assert first == tournament(lineup, 20, seed=3, jobs=2)
+    bots: list[AnyBot] = [LearnedBot(), *(HeuristicBot(i) for i in range(players - 1))]
+    states = [s.before for s in play(bots, seed=1) if s.before.phase is Phase.AUCTION]
     assert [LearnedBot(1).choose(s) for s in states] == [LearnedBot(2).choose(s) for s in states]
+    with pytest.raises(InvalidConfigError, match="no learned weights ship for 6 players"):
+        shipped_network(6)
 
 
 def test_it_decides_on_the_observations_it_was_trained_on() -> None:
@@ -85,17 +106,17 @@ def test_weights_that_are_not_a_policy_are_refused(tmp_path: Path) -> None:
         load_network(str(missing))
     text = tmp_path / "text.npz"
     text.write_text("not numpy")
-    with pytest.raises(InvalidConfigError, match="cannot read"):
+    with pytest.raises(InvalidConfigError, match="not a numpy archive"):
         load_network(str(text))
     bad = tmp_path / "bad.npz"
     np.savez(
-        bad, w0=np.zeros((3, 4)), b0=np.zeros(4), w1=np.zeros((5, 2)), b1=np.zeros(2), players=4
+        bad, w0=np.zeros((199, 4)), b0=np.zeros(4), w1=np.zeros((5, 2)), b1=np.zeros(2), players=4
     )
-    with pytest.raises(InvalidConfigError, match="layer 1 does not fit"):
+    with pytest.raises(InvalidConfigError, match="layer 1 takes 5 inputs, not 4"):
         load_network(str(bad))
     three = tmp_path / "three.npz"
-    np.savez(three, w0=np.zeros((3, 3)), b0=np.zeros(3), players=4)
-    with pytest.raises(InvalidConfigError, match="not a two-output policy"):
+    np.savez(three, w0=np.zeros((199, 3)), b0=np.zeros(3), players=4)
+    with pytest.raises(InvalidConfigError, match="2 or 2058 outputs, not 3"):
         load_network(str(three))
     good = tmp_path / "good.npz"
     rng = np.random.default_rng(1)
@@ -113,3 +134,153 @@ def test_weights_that_are_not_a_policy_are_refused(tmp_path: Path) -> None:
         final = step.after
     assert final is not None
     assert final.is_over
+
+
+def _npz(path: Path, **arrays: Any) -> Path:
+    np.savez(path, **arrays)
+    return path
+
+
+def _layers(inputs: int = 199, outputs: int = 2) -> dict[str, Any]:
+    return {
+        "w0": np.zeros((inputs, 4), np.float32),
+        "b0": np.zeros(4, np.float32),
+        "w1": np.zeros((4, outputs), np.float32),
+        "b1": np.zeros(outputs, np.float32),
+    }
+
+
+def test_hostile_weights_files_are_one_documented_error(tmp_path: Path) -> None:
+    # A bad file, a huge declared shape, a zip bomb, a FIFO: each is an InvalidConfigError,
+    # nothing else, and nothing is allocated or waited on first.
+    cases: dict[str, tuple[Path, str]] = {}
+    zipped = tmp_path / "notnpy.npz"
+    with zipfile.ZipFile(zipped, "w") as archive:
+        archive.writestr("w0.npy", b"garbage")
+    cases["not npy"] = (zipped, "not an .npy array")
+    cases["wrong inputs"] = (_npz(tmp_path / "in.npz", players=4, **_layers(10)), "not 199")
+    cases["inputs of 4 at 3"] = (_npz(tmp_path / "p.npz", players=3, **_layers(199)), "not 161")
+    cases["players"] = (_npz(tmp_path / "pl.npz", players=np.float32(4), **_layers()), "integer")
+    cases["no players"] = (_npz(tmp_path / "np.npz", **_layers()), "policy format")
+    cases["nan"] = (
+        _npz(tmp_path / "nan.npz", players=4, **{**_layers(), "b1": np.full(2, np.nan)}),
+        "NaN",
+    )
+    cases["ints"] = (
+        _npz(tmp_path / "int.npz", players=4, **{**_layers(), "w1": np.zeros((4, 2), int)}),
+        "not float",
+    )
+    cases["no bias"] = (
+        _npz(tmp_path / "nb.npz", players=4, w0=np.zeros((199, 2), np.float32)),
+        "no bias",
+    )
+    cases["other member"] = (_npz(tmp_path / "om.npz", players=4, x=1, **_layers()), "format")
+    cases["version"] = (_npz(tmp_path / "v.npz", players=4, format=2, **_layers()), "format 2")
+    # A header that declares 40,000 x 40,000 float64 in a file of a few bytes.
+    huge = tmp_path / "huge.npz"
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(
+        header, {"descr": "<f8", "fortran_order": False, "shape": (40_000, 40_000)}
+    )
+    with zipfile.ZipFile(huge, "w") as archive:
+        archive.writestr("w0.npy", header.getvalue() + bytes(80))
+    cases["huge shape"] = (huge, "more than")
+    # A zip of zeros: small on disk, declaring more than the limit once inflated.
+    bomb = tmp_path / "bomb.npz"
+    with zipfile.ZipFile(bomb, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("w0.npy", _npy_bytes(np.zeros((3000, 3000), np.float32)))
+    assert bomb.stat().st_size < 200_000
+    cases["zip bomb"] = (bomb, "more than")
+    # A header that does not match the member's size.
+    short = tmp_path / "short.npz"
+    with zipfile.ZipFile(short, "w") as archive:
+        archive.writestr("w0.npy", _npy_bytes(np.zeros((199, 4), np.float32))[:-8])
+    cases["truncated"] = (short, "does not match")
+    cases["directory"] = (tmp_path, "directory")
+    fifo = tmp_path / "fifo.npz"
+    os.mkfifo(fifo)
+    cases["fifo"] = (fifo, "not a regular file")
+    for name, (path, message) in cases.items():
+        with pytest.raises(InvalidConfigError, match=message):
+            load_network(path)
+        assert name
+    for path_like in (3, None.__class__, b"\0"):
+        with pytest.raises(InvalidConfigError):
+            load_network(path_like)  # type: ignore[arg-type]
+
+
+def _npy_bytes(array: npt.NDArray[np.float32]) -> bytes:
+    out = io.BytesIO()
+    np.save(out, array)
+    return out.getvalue()
+
+
+def test_a_network_saved_is_the_network_loaded(tmp_path: Path) -> None:
+    rng = np.random.default_rng(2)
+    for players, outputs in ((3, 2), (5, 2058)):
+        size = observation_size(players)
+        layers = [
+            (
+                rng.normal(size=(size, 16)).astype(np.float32),
+                rng.normal(size=16).astype(np.float32),
+            ),
+            (rng.normal(size=(16, outputs)).astype(np.float32), np.zeros(outputs, np.float32)),
+        ]
+        network = PolicyNetwork(layers, players)
+        save_network(network, tmp_path / f"n{players}.npz")
+        loaded = load_network(tmp_path / f"n{players}.npz")
+        assert (loaded.players, loaded.outputs) == (players, outputs)
+        for (w, b), (w2, b2) in zip(network.layers, loaded.layers, strict=True):
+            assert np.array_equal(w, w2)
+            assert np.array_equal(b, b2)
+        bot = LearnedBot(network=loaded)
+        for step in play([bot, *(HeuristicBot(i) for i in range(players - 1))], seed=players):
+            if step.before.turn == 0 and step.before.phase is Phase.AUCTION:
+                assert is_legal(step.before, step.action)
+        with pytest.raises(InvalidConfigError, match=f"plays {players} players, not 4"):
+            bot.choose(apply(new_game(4), Reveal(StatusCard.LUXURY_2)))
+
+
+def test_a_network_that_does_not_fit_is_refused_when_made() -> None:
+    with pytest.raises(InvalidConfigError, match="not 199"):
+        PolicyNetwork([(np.zeros((10, 2), np.float32), np.zeros(2, np.float32))], 4)
+    with pytest.raises(InvalidConfigError, match="players must be 3 to 5"):
+        PolicyNetwork([(np.zeros((199, 2), np.float32), np.zeros(2, np.float32))], 6)
+
+
+_ARRAYS = st.sampled_from(
+    [
+        np.zeros((199, 4), np.float32),
+        np.zeros(4, np.float32),
+        np.zeros((4, 2), np.float32),
+        np.int64(4),
+        np.zeros((2, 2, 2)),
+        np.array(["x"]),
+        np.zeros(0),
+    ]
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    raw=st.binary(max_size=400),
+    members=st.dictionaries(
+        st.sampled_from(["players", "w0", "b0", "w1", "b1", "format", "x"]), _ARRAYS, max_size=6
+    ),
+    cut=st.integers(0, 4000),
+)
+def test_any_bytes_or_archive_is_a_network_or_an_invalid_config_error(
+    tmp_path_factory: pytest.TempPathFactory, raw: bytes, members: dict[str, Any], cut: int
+) -> None:
+    folder = tmp_path_factory.mktemp("fuzz")
+    buffer = io.BytesIO()
+    np.savez(buffer, **members)
+    archive = buffer.getvalue()
+    for data in (raw, archive, archive[:cut], archive[:cut] + raw):
+        path = folder / "n.npz"
+        path.write_bytes(data)
+        try:
+            network = load_network(path)
+        except InvalidConfigError:
+            continue
+        assert network.inputs == observation_size(network.players)

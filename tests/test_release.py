@@ -83,7 +83,7 @@ def text_files() -> list[Path]:
         files += sorted(
             path
             for path in (ROOT / folder).rglob("*")
-            if path.is_file() and not {"_build", "__pycache__"} & set(path.parts)
+            if path.is_file() and not {"_build", "__pycache__", "node_modules"} & set(path.parts)
         )
     return files
 

@@ -20,6 +20,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from high_society.cli import build_parser
+from high_society.errors import InvalidConfigError
 from high_society.record import validate_file
 from high_society.server import Limits, create_app
 from high_society.server._limits import Rate
@@ -178,7 +179,7 @@ def test_the_rate_refills_with_time_and_forgets_the_oldest_addresses() -> None:
     for key in ("b", "c", "d"):
         rate.take(key)
     assert rate.take("a") == 0.0  # forgotten: a whole burst again
-    with pytest.raises(ValueError, match="positive"):
+    with pytest.raises(InvalidConfigError, match="positive"):
         Limits(tables_per_minute=0)
 
 

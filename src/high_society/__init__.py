@@ -20,6 +20,10 @@ The package is in three tiers (docs/api.md):
   :mod:`high_society.openspiel` and :mod:`high_society.pettingzoo` (adapters),
   :mod:`high_society.batch` (the vectorised engine) and
   :mod:`high_society.batch.learner` (its Gymnasium vector env),
+  :mod:`high_society.batch.policies` (the opponents it seats),
+  :mod:`high_society.batch.training`, :mod:`high_society.batch.league` and
+  :mod:`high_society.batch.ratings` (PPO in numpy, the training league, ratings),
+  :mod:`high_society.strangers` (held-out opponent styles),
   :mod:`high_society.invariants`, :mod:`high_society.table` (a server's table) and
   :mod:`high_society.server` (the table server, optional extra);
   ``high_society.cli.main`` runs the command line.

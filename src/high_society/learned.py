@@ -1,15 +1,21 @@
 """A learned bot: a small policy network trained on the batch engine, played with numpy.
 
 :class:`LearnedBot` decides, in an auction, between passing and the cheapest legal bid
-(the two moves :class:`~high_society.bots.HeuristicBot` chooses between), from the
-normalised R14 observation of its seat (:func:`~high_society.observation.observation_tensor`
-times :func:`~high_society.observation.observation_scale`). The network, two hidden layers
-of tanh units and two outputs, was trained with PPO against three compiled heuristic bots
-(``python3 tasks.py train``; docs/ai.md); its weights ship with the package
-(``high_society/data/learned-4p.npz``, float32) and need only numpy to run. It plays the
-higher of its two outputs, so it is deterministic; it was trained for 4 players, and in
-games of 3 or 5 it plays as :class:`~high_society.bots.HeuristicBot` does at its middle
-draw. For Faux Pas it discards its lowest luxury card.
+(the two moves :class:`~high_society.bots.HeuristicBot` chooses between: the
+*pass-or-cheapest* action reduction), from the normalised R14 observation of its seat
+(:func:`~high_society.observation.observation_tensor` times
+:func:`~high_society.observation.observation_scale`). The networks, two hidden layers of
+tanh units, were trained with PPO in a league (``python3 tasks.py train``; docs/ai.md);
+their weights ship with the package, one file per player count
+(``high_society/data/learned-3p.npz``, ``-4p``, ``-5p``; float32), and need only numpy to
+run. It plays the higher of its outputs, so it is deterministic. For Faux Pas it
+discards its lowest luxury card.
+
+The policy format (:func:`save_network`, :func:`load_network`) holds any network the
+vector environment trains: two outputs (pass, cheapest bid) or one per action id
+(:func:`~high_society.encoding.num_actions`, the full action space, played as the best
+legal id). Loading checks the file kind, the archive's members and their shapes before
+anything is allocated, and the network against the observation of its player count.
 
 Needs numpy: ``pip install 'high-society[learned]'``.
 
@@ -20,7 +26,10 @@ Needs numpy: ``pip install 'high-society[learned]'``.
 (True, True)
 """
 
+import io
+import os
 import warnings
+from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 
 try:
@@ -31,17 +40,46 @@ except ImportError as error:  # pragma: no cover (numpy is in the test environme
         "high_society.learned needs numpy: pip install 'high-society[learned]'"
     ) from error
 
+from high_society._arrays import read_file, read_npz_bytes
+from high_society._files import write_bytes
 from high_society.actions import Action, Pass
-from high_society.bots import HeuristicBot, cheapest_bid
+from high_society.bots import cheapest_bid
+from high_society.cards import MAX_PLAYERS, MIN_PLAYERS
+from high_society.encoding import action_from_id, legal_action_ids, num_actions
 from high_society.errors import InvalidConfigError, NoSeatToActError
-from high_society.observation import observation_scale, observation_tensor
+from high_society.observation import observation_scale, observation_size, observation_tensor
 from high_society.rules import legal_actions
 from high_society.state import GameState, Phase
 
-__all__ = ["WEIGHTS_FILE", "LearnedBot", "PolicyNetwork", "load_network"]
+__all__ = [
+    "FORMAT_VERSION",
+    "MAX_LAYERS",
+    "MAX_WEIGHTS_BYTES",
+    "MAX_WIDTH",
+    "WEIGHTS_FILE",
+    "WEIGHTS_FILES",
+    "LearnedBot",
+    "PolicyNetwork",
+    "load_network",
+    "reduced_choice",
+    "save_network",
+    "shipped_network",
+]
 
-#: The name of the shipped weights' file, in the package's ``data`` folder.
-WEIGHTS_FILE = "learned-4p.npz"
+#: The shipped weights' files, in the package's ``data`` folder, by player count.
+WEIGHTS_FILES = {3: "learned-3p.npz", 4: "learned-4p.npz", 5: "learned-5p.npz"}
+#: The 4-player file's name (the first shipped; see :data:`WEIGHTS_FILES`).
+WEIGHTS_FILE = WEIGHTS_FILES[4]
+#: The version of the policy format :func:`save_network` writes (member ``format``).
+FORMAT_VERSION = 1
+#: The largest weights file :func:`load_network` reads.
+MAX_WEIGHTS_BYTES = 16 << 20
+#: At most this many layers in a network.
+MAX_LAYERS = 8
+#: At most this many units in a hidden layer.
+MAX_WIDTH = 4096
+#: At most this many numbers in all the arrays of one file (16 MiB of float32).
+_MAX_ITEMS = 1 << 22
 
 
 def __getattr__(name: str) -> str:
@@ -56,108 +94,269 @@ def __getattr__(name: str) -> str:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+Layer = tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]
+
+
 class PolicyNetwork:
-    """A multilayer perceptron: ``tanh`` hidden layers, linear outputs, float32.
+    """A multilayer perceptron: ``tanh`` hidden layers, linear outputs, float32. Its input
+    is the normalised observation of a seat in a game of ``players``; its outputs are
+    two (pass, the cheapest bid) or one per action id.
 
     Attributes:
         layers: ``(weights, bias)`` per layer; ``weights`` is ``(inputs, outputs)``.
         players: the number of seats it was trained for.
+
+    Raises:
+        InvalidConfigError: the layers do not chain, do not take the observation of
+            ``players`` seats, or do not give 2 or :func:`~high_society.encoding.num_actions`
+            outputs (see :func:`load_network`).
     """
 
-    def __init__(
-        self, layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]], players: int
-    ) -> None:
-        self.layers = layers
+    def __init__(self, layers: Sequence[Layer], players: int) -> None:
+        _check_network(layers, players)
+        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
         self.players = players
+        self._scale = np.array(observation_scale(players), dtype=np.float32)
 
     @property
     def inputs(self) -> int:
         """The length of an input vector."""
         return int(self.layers[0][0].shape[0])
 
+    @property
+    def outputs(self) -> int:
+        """2 (pass, the cheapest bid) or one per action id."""
+        return int(self.layers[-1][0].shape[1])
+
+    @property
+    def full_actions(self) -> bool:
+        """Whether it has an output per action id (else: pass or the cheapest bid)."""
+        return self.outputs != 2
+
     def __call__(self, x: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """The outputs for ``x`` (one input vector, or a batch of them as rows)."""
+        """The outputs for ``x`` (one normalised input vector, or a batch of them as rows)."""
         *hidden, (w_out, b_out) = self.layers
         for w, b in hidden:
             x = np.tanh(x @ w + b)
         out: npt.NDArray[np.float32] = x @ w_out + b_out
         return out
 
+    def evaluate(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        """The outputs for raw observations (rows of
+        :func:`~high_society.observation.observation_tensor`), normalised here."""
+        return self(observations * self._scale)
 
-def load_network(path: str | None = None) -> PolicyNetwork:
-    """The policy network saved at ``path`` (an ``.npz`` of ``w0, b0, w1, b1, ...`` and
-    ``players``), by default the shipped one. Read without pickle.
+    def bids(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+        """``(k,)``: for raw observations (rows of
+        :func:`~high_society.observation.observation_tensor`), whether the cheapest bid is
+        preferred to passing (a two-output network)."""
+        out = self.evaluate(observations)
+        chosen: npt.NDArray[np.bool_] = out[:, 1] > out[:, 0]
+        return chosen
+
+
+def _check_network(layers: Sequence[Layer], players: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise InvalidConfigError(f"players must be an int, not {type(players).__name__}")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidConfigError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
+    if not 1 <= len(layers) <= MAX_LAYERS:
+        raise InvalidConfigError(f"a network has 1 to {MAX_LAYERS} layers, not {len(layers)}")
+    width = observation_size(players)
+    for k, (w, b) in enumerate(layers):
+        w, b = np.asarray(w), np.asarray(b)
+        if w.ndim != 2 or b.shape != (w.shape[1],) or w.dtype.kind != "f" or b.dtype.kind != "f":
+            raise InvalidConfigError(f"layer {k} is not float weights (in, out) and bias (out,)")
+        if w.shape[0] != width:
+            raise InvalidConfigError(
+                f"layer {k} takes {w.shape[0]} inputs, not {width}"
+                + (f" (the observation of {players} players)" if k == 0 else "")
+            )
+        if w.shape[1] > MAX_WIDTH and k < len(layers) - 1:
+            raise InvalidConfigError(f"layer {k} has more than {MAX_WIDTH} units")
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise InvalidConfigError(f"layer {k} holds a NaN or an infinity")
+        width = w.shape[1]
+    if width not in (2, num_actions()):
+        raise InvalidConfigError(f"a policy has 2 or {num_actions()} outputs, not {width}")
+
+
+def save_network(network: PolicyNetwork, path: "str | os.PathLike[str]") -> None:
+    """Write ``network`` in the policy format that :func:`load_network` reads: an ``.npz``
+    of ``format`` (:data:`FORMAT_VERSION`), ``players``, ``observation_size`` and the
+    layers ``w0, b0, w1, b1, ...`` (``(inputs, outputs)`` float32), without pickle.
 
     Raises:
-        InvalidConfigError: the file is missing, unreadable or not such a network.
+        RecordError: ``UNWRITABLE``: ``path`` cannot be written, or names something other
+            than a regular file (written all or nothing, as records are).
     """
+    arrays: dict[str, npt.NDArray[np.generic]] = {
+        "format": np.array(FORMAT_VERSION, dtype=np.int64),
+        "players": np.array(network.players, dtype=np.int64),
+        "observation_size": np.array(network.inputs, dtype=np.int64),
+    }
+    for k, (w, b) in enumerate(network.layers):
+        arrays[f"w{k}"], arrays[f"b{k}"] = w, b
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]
+    write_bytes(buffer.getvalue(), path)
+
+
+def load_network(path: "str | os.PathLike[str] | None" = None) -> PolicyNetwork:
+    """The policy network saved at ``path`` by :func:`save_network`, by default the shipped
+    4-player one (:func:`shipped_network` for the others). Read without pickle and within
+    bounds: a regular file of at most :data:`MAX_WEIGHTS_BYTES` (a FIFO or a device is
+    refused, never waited on), each array's dtype and shape checked before it is read, at
+    most :data:`MAX_LAYERS` layers of at most :data:`MAX_WIDTH` units each.
+
+    Raises:
+        InvalidConfigError: the file is missing, unreadable, too large, not a numpy
+            archive, or not a network of this format whose first layer takes the
+            observation of its ``players`` and whose outputs are 2 or one per action id.
+    """
+    if path is None:
+        return shipped_network(4)
     try:
-        if path is None:
-            source = resources.files("high_society").joinpath("data", WEIGHTS_FILE)
-            with source.open("rb") as stream:
-                data = dict(np.load(stream, allow_pickle=False))
-        else:
-            with open(path, "rb") as stream:
-                data = dict(np.load(stream, allow_pickle=False))
-    except (OSError, ValueError) as error:
-        raise InvalidConfigError(f"cannot read the learned bot's weights: {error}") from None
-    layers: list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]] = []
-    k = 0
-    while f"w{k}" in data:
-        w, b = data[f"w{k}"], data.get(f"b{k}")
-        if b is None or w.ndim != 2 or b.shape != (w.shape[1],):
-            raise InvalidConfigError(f"the learned bot's weights: layer {k} is malformed")
-        if layers and layers[-1][0].shape[1] != w.shape[0]:
-            raise InvalidConfigError(f"the learned bot's weights: layer {k} does not fit")
-        layers.append((w.astype(np.float32), b.astype(np.float32)))
-        k += 1
-    if not layers or layers[-1][0].shape[1] != 2 or "players" not in data:
-        raise InvalidConfigError("the learned bot's weights: not a two-output policy")
-    return PolicyNetwork(layers, int(data["players"]))
+        data = read_file(path, MAX_WEIGHTS_BYTES)
+    except ValueError as error:
+        raise InvalidConfigError(f"cannot read the network {_shown(path)}: {error}") from None
+    return _network(data, _shown(path))
 
 
-_SHIPPED: list[PolicyNetwork] = []
+def shipped_network(players: int) -> PolicyNetwork:
+    """The shipped network for ``players`` seats (see :data:`WEIGHTS_FILES`), loaded once
+    a process.
+
+    Raises:
+        InvalidConfigError: no weights ship for ``players`` seats.
+    """
+    found = _SHIPPED.get(players)
+    if found is None:
+        name = WEIGHTS_FILES.get(players) if isinstance(players, int) else None
+        if name is None:
+            raise InvalidConfigError(
+                f"no learned weights ship for {players!r} players: only for "
+                f"{', '.join(map(str, sorted(WEIGHTS_FILES)))}"
+            )
+        data = resources.files("high_society").joinpath("data", name).read_bytes()
+        found = _SHIPPED[players] = _network(data, name)
+    return found
+
+
+def _network(data: bytes, where: str) -> PolicyNetwork:
+    try:
+        arrays = read_npz_bytes(data, max_members=3 + 2 * MAX_LAYERS, max_items=_MAX_ITEMS)
+    except ValueError as error:
+        raise InvalidConfigError(f"the network {where}: {error}") from None
+    known = {"format", "players", "observation_size"}
+    count = sum(1 for name in arrays if name.startswith("w"))
+    expected = known | {f"{p}{k}" for p in "wb" for k in range(count)}
+    if not set(arrays) <= expected or not {"players", "w0"} <= set(arrays):
+        raise InvalidConfigError(
+            f"the network {where}: members {sorted(arrays)[:20]} are not this policy format "
+            "(players, w0, b0, w1, b1, ...)"
+        )
+    players = _scalar(arrays, "players", where)
+    version = _scalar(arrays, "format", where) if "format" in arrays else FORMAT_VERSION
+    if version != FORMAT_VERSION:
+        raise InvalidConfigError(f"the network {where}: format {version}, not {FORMAT_VERSION}")
+    if "observation_size" in arrays and MIN_PLAYERS <= players <= MAX_PLAYERS:
+        size = _scalar(arrays, "observation_size", where)
+        if size != observation_size(players):
+            raise InvalidConfigError(
+                f"the network {where}: made for observations of {size} floats, not "
+                f"{observation_size(players)} ({players} players)"
+            )
+    layers = [(arrays[f"w{k}"], arrays.get(f"b{k}")) for k in range(count)]
+    if any(b is None for _, b in layers):
+        raise InvalidConfigError(f"the network {where}: a layer has no bias")
+    try:
+        return PolicyNetwork(layers, players)  # type: ignore[arg-type]
+    except InvalidConfigError as error:
+        raise InvalidConfigError(f"the network {where}: {error}") from None
+
+
+def _scalar(arrays: Mapping[str, npt.NDArray[np.generic]], name: str, where: str) -> int:
+    value = arrays[name]
+    if value.shape != () or value.dtype.kind not in "iu":
+        raise InvalidConfigError(f"the network {where}: {name} is not one integer")
+    return int(value)
+
+
+def _shown(path: object) -> str:
+    text = os.fsdecode(path) if isinstance(path, str | bytes | os.PathLike) else repr(path)
+    return repr(text if len(text) <= 120 else text[:57] + "..." + text[-60:])
+
+
+_SHIPPED: dict[int, PolicyNetwork] = {}
+
+
+def reduced_choice(
+    state: GameState, bids: Callable[[npt.NDArray[np.float32]], npt.NDArray[np.bool_]]
+) -> Action:
+    """The move of a pass-or-cheapest policy in ``state``, as the learned bots and the
+    strangers play it: the lowest luxury card for a Faux Pas, Pass where no bid is legal,
+    else the cheapest bid where ``bids`` (given the seat's raw observation as one row)
+    says so, Pass where it does not.
+
+    Raises:
+        NoSeatToActError: no seat must act in ``state``.
+    """
+    phase = state.phase
+    if phase is Phase.DISCARD:
+        return legal_actions(state)[0]
+    if phase is not Phase.AUCTION:
+        raise NoSeatToActError(
+            f"a bot is asked to act only when a seat must act, not in the {phase.value} phase"
+        )
+    bid = cheapest_bid(state)
+    if bid is None:
+        return Pass(state.turn)
+    x = np.array([observation_tensor(state, state.turn)], dtype=np.float32)
+    return bid if bids(x)[0] else Pass(state.turn)
+
+
+def _never(observations: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+    return np.zeros(len(observations), dtype=np.bool_)
 
 
 class LearnedBot:
-    """Plays the shipped policy network (see the module's description).
+    """Plays a policy network (see the module's description): by default the shipped one
+    for the game's number of players.
 
     Args:
         seed: accepted like every bot's, unused: the bot is deterministic.
-        network: another network to play (from :func:`load_network`), by default the
-            shipped one, loaded once a process.
+        network: another network to play (from :func:`load_network`); it plays only games
+            of its ``players``.
     """
 
     def __init__(self, seed: int | None = None, *, network: PolicyNetwork | None = None) -> None:
         del seed
-        if network is None:
-            if not _SHIPPED:
-                _SHIPPED.append(load_network())
-            network = _SHIPPED[0]
         self.network = network
-        self._scale = np.array(observation_scale(network.players), dtype=np.float32)
-        self._fallback = HeuristicBot(0)
 
     def choose(self, state: GameState) -> Action:
-        """Pass or the cheapest bid, as the network prefers; the lowest luxury card for a
-        Faux Pas.
+        """Pass or the cheapest bid, as the network prefers (the best legal id, for a
+        network of the full action space); the lowest luxury card for a Faux Pas.
 
         Raises:
             NoSeatToActError: no seat must act in ``state``.
+            InvalidConfigError: no network for the game's number of players (its own
+                network was made for another, or none ships for it).
         """
-        phase = state.phase
-        if phase is Phase.DISCARD:
-            return legal_actions(state)[0]
-        if phase is not Phase.AUCTION:
-            raise NoSeatToActError(
-                f"a bot is asked to act only when a seat must act, not in the {phase.value} phase"
+        if state.phase is Phase.AUCTION:
+            network = self._network(state.num_players)
+            if network.full_actions:
+                ids = np.array(legal_action_ids(state), dtype=np.int64)
+                x = np.array(observation_tensor(state, state.turn), dtype=np.float32)
+                return action_from_id(state, int(ids[np.argmax(network.evaluate(x)[ids])]))
+            return reduced_choice(state, network.bids)
+        return reduced_choice(state, _never)
+
+    def _network(self, players: int) -> PolicyNetwork:
+        if self.network is None:
+            return shipped_network(players)
+        if self.network.players != players:
+            raise InvalidConfigError(
+                f"this learned bot's network plays {self.network.players} players, not {players}"
             )
-        if state.num_players != self.network.players:
-            return self._fallback.choose_with(state, 0.5)
-        seat = state.turn
-        bid = cheapest_bid(state)
-        if bid is None:
-            return Pass(seat)
-        x = np.array(observation_tensor(state, seat), dtype=np.float32) * self._scale
-        out = self.network(x)
-        return bid if out[1] > out[0] else Pass(seat)
+        return self.network

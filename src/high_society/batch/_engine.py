@@ -330,14 +330,17 @@ class GameBatch:
         )
         return out
 
-    def advance(self, policies: npt.ArrayLike, *, boldness: float = 1.0) -> npt.NDArray[np.bool_]:
+    def advance(
+        self, policies: npt.ArrayLike, *, boldness: float | npt.ArrayLike = 1.0
+    ) -> npt.NDArray[np.bool_]:
         """Let the compiled policies play: every game goes on until a ``"caller"`` seat must
         act or it is over. Return ``(N,)`` bool: the games that ended here.
 
         ``policies`` names who plays each seat: one name of :data:`POLICIES` per seat (the
         same in every game), or an ``(N, players)`` array of names or of their indexes in
-        :data:`POLICIES` (a seat's player may differ from game to game). The heuristic
-        seats play with ``boldness``, their draws from each game's policy stream.
+        :data:`POLICIES` (a seat's player may differ from game to game). The heuristic and
+        classic seats play with ``boldness`` (one number, or one per seat, or an
+        ``(N, players)`` array), their draws from each game's policy stream.
 
         >>> batch = GameBatch(64, players=4, seed=2)
         >>> ended = batch.advance(["caller", "heuristic", "heuristic", "heuristic"])
@@ -346,14 +349,30 @@ class GameBatch:
 
         Raises:
             BatchError: ``policies`` is not of that shape, or names an unknown policy;
-                ``boldness`` is not a number > 0.
+                ``boldness`` is not numbers > 0 of such a shape.
         """
         codes = self.policy_codes(policies)
+        bold = self._boldness_table(boldness)
         ended = np.zeros(self.num_games, dtype=np.bool_)
-        _kernels.advance(
-            codes, _boldness(boldness), self._tables.rules, self._games, self._policy_rng, ended
-        )
+        _kernels.advance(codes, bold, self._tables.rules, self._games, self._policy_rng, ended)
         return ended
+
+    def _boldness_table(self, boldness: float | npt.ArrayLike) -> npt.NDArray[np.float64]:
+        """``(N, players)`` float64 of boldness values > 0, from one or one per seat or game
+        and seat."""
+        shape = (self.num_games, self.num_players)
+        if isinstance(boldness, int | float) and not isinstance(boldness, bool):
+            return np.full(shape, _boldness(boldness))
+        given = np.asarray(boldness)
+        if given.dtype.kind not in "iuf":
+            raise BatchError(f"boldness must be numbers > 0, not {short_repr(boldness)}")
+        try:
+            table = np.broadcast_to(given.astype(np.float64), shape)
+        except ValueError:
+            raise BatchError(f"boldness must be one number or broadcast to {shape}") from None
+        if not ((table > 0) & np.isfinite(table)).all():
+            raise BatchError("boldness must be finite numbers > 0")
+        return np.ascontiguousarray(table)
 
     def policy_codes(self, policies: npt.ArrayLike) -> npt.NDArray[np.int8]:
         """``(N, players)`` int8: ``policies`` (as :meth:`advance` takes them) as codes, the
@@ -427,15 +446,19 @@ class GameBatch:
         self,
         seat: int | npt.ArrayLike | None = None,
         out: npt.NDArray[np.float32] | None = None,
+        *,
+        where: npt.ArrayLike | None = None,
     ) -> npt.NDArray[np.float32]:
         """``(N, observation_size)`` float32: each game as ``seat`` sees it, in the layout of
         ``high_society.observation.observation_tensor`` (R14; seats rotated so the observer
         comes first). ``seat`` is one seat for every game, one per game, or ``None`` for the
-        seat to act (the last round's starter in a finished game).
+        seat to act (the last round's starter in a finished game). With ``where`` (games, as
+        :meth:`reset_games` takes them) only those rows are written: the others of ``out``
+        are left as they were (of a new array, undefined).
 
         Raises:
-            BatchError: a seat is not from 0 to ``players - 1``, or ``out`` is not a
-                C-contiguous float32 array of that shape.
+            BatchError: a seat is not from 0 to ``players - 1``, ``out`` is not a
+                C-contiguous float32 array of that shape, or a bad ``where``.
         """
         n = self.num_games
         if seat is None:
@@ -454,7 +477,11 @@ class GameBatch:
             out = np.empty((n, self.observation_size), dtype=np.float32)
         else:
             _check_out(out, (n, self.observation_size), np.float32)
-        _kernels.observe(out, seats, len(self.config.money), self._games)
+        if where is None:
+            _kernels.observe(out, seats, len(self.config.money), self._games)
+        else:
+            rows = np.flatnonzero(self._selection(where))
+            _kernels.observe_rows(out, rows, seats, len(self.config.money), self._games)
         return out
 
     def results(self) -> BatchResults:

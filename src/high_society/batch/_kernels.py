@@ -611,32 +611,44 @@ def observe(out: Array, seats: Array, m: int, games: Games) -> None:
     """Write game ``g``'s observation for seat ``seats[g]`` into ``out[g]``, in the layout of
     ``high_society.observation.observation_tensor`` (R14: every hand, seats rotated so
     that the observer comes first)."""
+    for g in range(out.shape[0]):
+        _observe_one(out, g, seats[g], m, games)
+
+
+@_jit
+def observe_rows(out: Array, rows: Array, seats: Array, m: int, games: Games) -> None:
+    """:func:`observe` for the games ``rows`` only (the other rows of ``out`` are left)."""
+    for g in rows:
+        _observe_one(out, g, seats[g], m, games)
+
+
+@_jit_inline
+def _observe_one(out: Array, g: int, seat: int, m: int, games: Games) -> None:
     hand, table, owned = games.hand, games.table, games.owned
     players = hand.shape[1]
     block = 2 * m + 16
-    for g in range(out.shape[0]):
-        out[g, :] = 0.0
-        out[g, games.phase[g]] = 1.0
-        if games.auction[g] >= 0:
-            out[g, 4 + games.auction[g]] = 1.0
+    out[g, :] = 0.0
+    out[g, games.phase[g]] = 1.0
+    if games.auction[g] >= 0:
+        out[g, 4 + games.auction[g]] = 1.0
+    for c in range(NUM_CARDS):
+        out[g, 18 + c] = games.deck[g, c]
+        out[g, 32 + c] = games.removed[g, c]
+    out[g, 46] = games.highest[g]
+    for k in range(players):
+        p = (seat + k) % players
+        base = GLOBAL_SIZE + k * block
+        for i in range(m):
+            if hand[g, p] >> i & 1:
+                out[g, base + i] = 1.0
+            if table[g, p] >> i & 1:
+                out[g, base + m + i] = 1.0
+        if games.passed[g, p]:
+            out[g, base + 2 * m] = 1.0
+        if games.turn[g] == p:
+            out[g, base + 2 * m + 1] = 1.0
         for c in range(NUM_CARDS):
-            out[g, 18 + c] = games.deck[g, c]
-            out[g, 32 + c] = games.removed[g, c]
-        out[g, 46] = games.highest[g]
-        for k in range(players):
-            p = (seats[g] + k) % players
-            base = GLOBAL_SIZE + k * block
-            for i in range(m):
-                if hand[g, p] >> i & 1:
-                    out[g, base + i] = 1.0
-                if table[g, p] >> i & 1:
-                    out[g, base + m + i] = 1.0
-            if games.passed[g, p]:
-                out[g, base + 2 * m] = 1.0
-            if games.turn[g] == p:
-                out[g, base + 2 * m + 1] = 1.0
-            for c in range(NUM_CARDS):
-                out[g, base + 2 * m + 2 + c] = owned[g, p, c]
+            out[g, base + 2 * m + 2 + c] = owned[g, p, c]
 
 
 @_jit
@@ -972,11 +984,12 @@ def policy_actions(
 
 @_jit
 def advance(
-    policies: Array, boldness: float, rules: Rules, games: Games, rng: Array, ended: Array
+    policies: Array, boldness: Array, rules: Rules, games: Games, rng: Array, ended: Array
 ) -> None:
     """Play every game until a seat of policy ``CALLER`` must act or the game is over;
-    ``policies[g, p]`` is who plays seat ``p`` of game ``g``. ``ended[g]`` is set when
-    game ``g`` ended here (a finished game stays as it is, ``ended[g]`` false)."""
+    ``policies[g, p]`` is who plays seat ``p`` of game ``g``, with ``boldness[g, p]``.
+    ``ended[g]`` is set when game ``g`` ended here (a finished game stays as it is,
+    ``ended[g]`` false)."""
     for g in range(policies.shape[0]):
         ended[g] = False
         while games.phase[g] != OVER:
@@ -984,7 +997,8 @@ def advance(
             if policy == CALLER:
                 break
             draw = _draw(rng, g) if policy in (HEURISTIC, CLASSIC, CAUTIOUS) else 0.5
-            a = _policy_one(g, policy, draw, boldness, rules, games, rng)
+            seat = games.turn[g]
+            a = _policy_one(g, policy, draw, boldness[g, seat], rules, games, rng)
             if _apply_one(g, a, rules, games):
                 ended[g] = True
 

@@ -11,12 +11,21 @@ import sys
 from collections.abc import Sequence
 
 from high_society._version import __version__
-from high_society.cli import demo, play, serve, simulate, tournament, validate
+from high_society.cli import (
+    demo,
+    exploitability,
+    play,
+    ratings,
+    serve,
+    simulate,
+    tournament,
+    validate,
+)
 from high_society.errors import HighSocietyError
 
 __all__ = ["main"]
 
-_SUBCOMMANDS = (demo, play, validate, simulate, tournament, serve)
+_SUBCOMMANDS = (demo, play, validate, simulate, tournament, ratings, exploitability, serve)
 
 
 def build_parser() -> argparse.ArgumentParser:

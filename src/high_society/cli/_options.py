@@ -1,6 +1,7 @@
 """Options that several subcommands share, declared once."""
 
 import argparse
+import os
 from collections.abc import Callable
 
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS
@@ -72,3 +73,11 @@ def add_games_option(parser: argparse.ArgumentParser, default: int) -> None:
         default=default,
         help=f"number of games (default {default})",
     )
+
+
+def one_numpy_thread() -> None:
+    """Numpy's BLAS on one thread, for commands that multiply small matrices: on many
+    threads it costs many times the CPU for nothing. Effective only before numpy is first
+    imported, as it is in the command line (a variable already set is left alone)."""
+    for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")

@@ -254,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
             max_address_connections=args.address_connections,
             max_address_streams=args.address_streams,
         )
-    except ValueError as error:
+    except InvalidConfigError as error:
         raise InvalidConfigError(str(error).replace("_", "-")) from None
     records = None if args.records is None else _records_folder(args.records)
     app = create_app(

@@ -8,12 +8,17 @@ from typing import Any
 
 import attrs
 
+from high_society._text import short_repr
+from high_society.errors import InvalidConfigError
+
 __all__ = ["Limits", "Rate"]
 
 
 def _positive(_: object, attribute: "attrs.Attribute[Any]", value: float) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
-        raise ValueError(f"{attribute.name} must be a positive number, not {value!r}")
+        raise InvalidConfigError(
+            f"{attribute.name} must be a positive number, not {short_repr(value)}"
+        )
 
 
 @attrs.frozen
@@ -43,7 +48,7 @@ class Limits:
       record is written first to the records folder, when the server has one).
 
     Raises:
-        ValueError: a bound that is not a positive number.
+        InvalidConfigError: a bound that is not a positive number.
     """
 
     max_head_bytes: int = attrs.field(default=16_384, validator=_positive)

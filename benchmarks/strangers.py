@@ -1,0 +1,73 @@
+"""Bots against strangers: each candidate alone at a table of one held-out style
+(:mod:`high_society.strangers`), or of strangers drawn at random, in batch-engine games
+(docs/bots.md).
+
+    .venv/bin/python -m benchmarks.strangers [--players 3 4 5] [--games 4000] [--seed 1]
+        [--bots learned heuristic ...] [--markdown]
+
+The candidate's seat rotates from game to game (game ``g``: seat ``g mod players``); its
+wins (a shared win counts) with the 95% Wilson interval, per table. Candidates are named
+as for ``high-society ratings`` (a saved network's ``.npz`` too, for a baseline such as a
+former learned bot). The strangers never took part in training (the league of
+:mod:`high_society.batch.league` does not import them).
+"""
+
+import os
+
+for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
+
+import argparse  # noqa: E402
+
+import numpy as np  # noqa: E402
+
+from high_society.batch.ratings import play_tables, roster_entry  # noqa: E402
+from high_society.strangers import STRANGERS  # noqa: E402
+from high_society.tournament import wilson_interval  # noqa: E402
+
+
+def table(players: int, candidates: list[str], games: int, seed: int) -> list[list[str]]:
+    """One row per candidate: its wins against each stranger, then against a mix."""
+    names = list(STRANGERS)
+    rows = []
+    for candidate in candidates:
+        roster = [roster_entry(candidate, players)] + [roster_entry(n, players) for n in names]
+        cells = []
+        seat = np.arange(games) % players
+        rng = np.random.default_rng(seed)
+        for column in [*range(1, len(roster)), None]:
+            if column is None:  # each other seat a stranger drawn at random
+                lineups = rng.integers(1, len(roster), size=(games, players))
+            else:
+                lineups = np.full((games, players), column, dtype=np.int64)
+            lineups[np.arange(games), seat] = 0
+            shares = play_tables(players, roster, lineups, seed + (column or 0))
+            wins = int((shares[np.arange(games), seat] > 0).sum())
+            low, high = wilson_interval(wins, games)
+            cells.append(f"{wins / games:.1%} ({low:.1%}-{high:.1%})")
+        rows.append([candidate, *cells])
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, nargs="+", default=[3, 4, 5])
+    parser.add_argument("--games", type=int, default=4000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bots", nargs="+", default=["learned", "heuristic"])
+    args = parser.parse_args()
+    header = ["bot", *STRANGERS, "mixed"]
+    for players in args.players:
+        others = players - 1
+        print(
+            f"\n{players} players: the bot alone against {others} of each stranger "
+            f"({args.games:,} games each, seed {args.seed}); fair share {1 / players:.1%}\n"
+        )
+        print("| " + " | ".join(header) + " |")
+        print("|" + "---|" * len(header))
+        for row in table(players, args.bots, args.games, args.seed):
+            print("| " + " | ".join(row) + " |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,320 @@
+"""Opponents of any kind in the vector environment, the action reduction, the numpy PPO,
+the league, the strangers and the ratings, and every bad argument of the vector
+environment refused with ``BatchError``.
+
+Each second implementation is tied to its reference: a numpy policy batched in the engine
+decides as the reducer's bot playing the same network or style, on every decision state of
+played games; Python bots seated in the batch play as the compiled copy of the same bot;
+the reduced action set plays the same games as the full one for the same choices; the
+hand-written gradients agree with finite differences. Small and seeded: nothing here
+depends on timing.
+"""
+
+import argparse
+import ast
+import io
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+pytest.importorskip("numba")
+pytest.importorskip("gymnasium")
+
+from high_society import Phase
+from high_society.batch import BatchError, GameBatch
+from high_society.batch.league import TRAINING_STYLES, training_pool
+from high_society.batch.learner import LearnerVectorEnv
+from high_society.batch.policies import BatchPolicy, Compiled, act_in_batch
+from high_society.batch.ratings import cross_play, play_tables, rate, roster_entry
+from high_society.batch.training import (
+    Mlp,
+    TrainingConfig,
+    evaluate,
+    policy_gradient,
+    train,
+)
+from high_society.bots import AnyBot, Bot, HeuristicBot, PassBot, RandomBot
+from high_society.encoding import action_id
+from high_society.errors import InvalidConfigError
+from high_society.host import play
+from high_society.learned import LearnedBot, PolicyNetwork, shipped_network
+from high_society.observation import observation_size
+from high_society.strangers import STRANGERS, StrangerBot
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"seed": -1}, "a seed is an int"),
+        ({"seed": 2**64}, "a seed is an int"),
+        ({"boldness": "abc"}, "boldness must be"),
+        ({"boldness": float("nan")}, "boldness must be"),
+        ({"opponents": None}, "an opponent is"),
+        ({"opponents": ["heuristic"] * 3}, "opponents must be one for every seat or 4"),
+        ({"seats": 3.0}, "seats must be"),
+        ({"seats": "0"}, "seats must be"),
+        ({"pool": []}, "pool must be"),
+        ({"pool": ["heuristic"], "pool_weights": [-1]}, "pool_weights must be"),
+        ({"pool": ["heuristic"], "pool_weights": "1"}, "pool_weights must be"),
+        ({"pool_weights": [1.0]}, "pool_weights need a pool"),
+        ({"pool": ["heuristic"], "same_table": 1.5}, "same_table must be"),
+        ({"actions": "some"}, "actions must be one of"),
+        ({"normalize": "yes"}, "normalize must be"),
+        ({"autoreset_mode": 3}, "autoreset_mode must be"),
+        ({"opponents": Compiled("heuristic")} | {"boldness": 0}, "boldness must be"),
+    ],
+)
+def test_every_bad_argument_is_a_batch_error(arguments: dict[str, object], message: str) -> None:
+    with pytest.raises(BatchError, match=message):
+        LearnerVectorEnv(2, **arguments)  # type: ignore[arg-type]
+
+
+def test_bad_resets_are_batch_errors_and_change_nothing() -> None:
+    env = LearnerVectorEnv(4, seed=1)
+    before, _ = env.reset(seed=1)
+    for seed in (-1, 2**64, 1.5, "3"):
+        with pytest.raises(BatchError, match="a seed is an int"):
+            env.reset(seed=seed)  # type: ignore[arg-type]
+    for options in ("x", 3, ["reset_mask"]):
+        with pytest.raises(BatchError, match="options must be a mapping"):
+            env.reset(options=options)  # type: ignore[arg-type]
+    after, _ = env.reset(options={"reset_mask": np.zeros(4, bool)})
+    assert (before["observation"] == after["observation"]).all()
+    with pytest.raises(BatchError, match="a compiled policy is one of"):
+        Compiled("search")
+
+
+def _first_rewards(env: LearnerVectorEnv) -> list[float]:
+    """The reward of each game's first game, for a learner that passes (or discards its
+    lowest luxury card)."""
+    env.reset(seed=5)
+    first = np.full(env.num_envs, np.nan)
+    while np.isnan(first).any():
+        masks = env.action_masks()
+        _, reward, done, _, _ = env.step(np.where(masks[:, 0], 0, masks.argmax(axis=1)))
+        first = np.where(np.isnan(first) & done, reward, first)
+    return first.tolist()
+
+
+def test_the_reduced_actions_play_the_games_the_full_ones_do() -> None:
+    # A passing learner: with the reduction its discards are played for it, and it is
+    # asked only where it may bid; the games, and so the rewards, are the same.
+    full = LearnerVectorEnv(300, seed=5)
+    reduced = LearnerVectorEnv(300, seed=5, actions="pass-cheapest")
+    assert reduced.single_action_space.n == 2  # type: ignore[attr-defined]
+    rewards = _first_rewards(reduced)
+    assert rewards == _first_rewards(full)
+    assert 30 < sum(rewards) < 120
+    observations, _ = reduced.reset(seed=2)
+    done = np.zeros(300, dtype=np.bool_)
+    for _ in range(30):
+        assert observations["action_mask"].shape == (300, 2)
+        # Asked only where both are legal (a game that ended waits, offering 0 alone).
+        assert observations["action_mask"][~done].all()
+        observations, _, done, _, _ = reduced.step(np.ones(300, dtype=np.int64))
+
+
+def test_python_bots_at_the_table_play_as_their_compiled_copies() -> None:
+    compiled = LearnerVectorEnv(40, opponents="pass", seed=5)
+    python = LearnerVectorEnv(40, opponents=PassBot, seed=5)
+    assert _first_rewards(compiled) == _first_rewards(python)
+
+
+def _decision_states(players: int, games: int) -> list:  # type: ignore[type-arg]
+    states = []
+    for seed in range(games):
+        bots: list[AnyBot] = [HeuristicBot(seed + k) for k in range(players - 1)]
+        bots.append(RandomBot(seed))
+        states += [
+            s.before
+            for s in play(bots, seed=seed)
+            if s.before.phase in (Phase.AUCTION, Phase.DISCARD)
+        ]
+    return states
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_numpy_policies_in_the_batch_decide_as_the_reducers_bots(players: int) -> None:
+    states = _decision_states(players, 5)
+    batch = GameBatch.from_states(states)
+    everyone = np.ones(len(states), dtype=np.bool_)
+    rng = np.random.default_rng(players)
+    size = observation_size(players)
+    full = PolicyNetwork(
+        [
+            (rng.normal(size=(size, 8)).astype(np.float32), np.zeros(8, np.float32)),
+            (rng.normal(size=(8, 2058)).astype(np.float32), np.zeros(2058, np.float32)),
+        ],
+        players,
+    )
+    policies: list[tuple[BatchPolicy, Bot]] = [
+        (shipped_network(players), LearnedBot()),
+        (full, LearnedBot(network=full)),
+    ]
+    policies += [
+        (STRANGERS[name], StrangerBot(STRANGERS[name])) for name in ("careful", "dodger", "noisy")
+    ]
+    for policy, bot in policies:
+        ids = act_in_batch(policy, batch, everyone)
+        assert [action_id(bot.choose(s)) for s in states] == ids.tolist()
+
+
+def test_a_network_opponent_plays_in_the_env_as_the_learned_bot_in_a_tournament() -> None:
+    network = shipped_network(4)
+    env = LearnerVectorEnv(200, pool=[network], actions="pass-cheapest", seed=3)
+    assert (env.opponents[env.learner_seats] == -1).all()
+    assert (env.opponents[~env.learner_seats] == 0).all()
+    env.set_pool(["heuristic", network], [1.0, 0.0])
+    env.reset(options={"reset_mask": np.ones(200, bool)})
+    kinds = env.opponents[~env.learner_seats]
+    assert set(kinds.tolist()) == {1}  # the new entry; the network keeps its index 0
+    alike = LearnerVectorEnv(300, pool=["heuristic", "classic", "pass"], same_table=1.0, seed=3)
+    tables = alike.opponents[~alike.learner_seats].reshape(300, 3)
+    assert (tables == tables[:, :1]).all()
+    assert len(set(tables[:, 0].tolist())) == 3
+
+
+def test_the_gradients_agree_with_finite_differences() -> None:
+    rng = np.random.default_rng(0)
+    mlp = Mlp([5, 7, 7, 2], rng, 1.0)
+    x = rng.normal(size=(9, 5)).astype(np.float32)
+    masks = np.ones((9, 2), bool)
+    masks[3, 1] = False
+    actions = rng.integers(0, 2, 9)
+    actions[3] = 0
+    old = rng.normal(size=9).astype(np.float32) * 0.1 - 0.7
+    advantages = rng.normal(size=9).astype(np.float32)
+
+    def loss() -> float:
+        logits = mlp.forward(x)[0].astype(np.float64)
+        logits = np.where(masks, logits, -1e9)
+        log_p = (
+            logits
+            - np.log(np.exp(logits - logits.max(1, keepdims=True)).sum(1, keepdims=True))
+            - logits.max(1, keepdims=True)
+        )
+        ratio = np.exp(log_p[np.arange(9), actions] - old)
+        surrogate = np.minimum(ratio * advantages, np.clip(ratio, 0.8, 1.2) * advantages)
+        p = np.exp(log_p)
+        entropy = -np.where(masks, p * log_p, 0).sum(1)
+        return float(-surrogate.mean() - 0.01 * entropy.mean())
+
+    grads = policy_gradient(mlp, x, masks, actions, old, advantages, 0.2, 0.01)
+    for grad, param in zip(grads, mlp.weights + mlp.biases, strict=True):
+        for _ in range(3):
+            index = tuple(int(rng.integers(0, n)) for n in param.shape)
+            keep = float(param[index])
+            param[index] = keep + 1e-3
+            up = loss()
+            param[index] = keep - 1e-3
+            down = loss()
+            param[index] = keep
+            assert grad[index] == pytest.approx((up - down) / 2e-3, rel=0.02, abs=1e-4)
+
+
+def test_training_is_seeded_and_gives_a_network_of_the_format(tmp_path: Path) -> None:
+    config = TrainingConfig(games=16, steps=4, hidden=8, minibatch=32, snapshot_every=1)
+    opponents, weights = training_pool()
+    first = train(3, opponents, weights=weights, updates=2, seed=4, config=config)
+    second = train(3, opponents, weights=weights, updates=2, seed=4, config=config)
+    assert all(
+        np.array_equal(a, b)
+        for (w1, b1), (w2, b2) in zip(first.layers, second.layers, strict=True)
+        for a, b in ((w1, w2), (b1, b2))
+    )
+    assert (first.players, first.outputs) == (3, 2)
+    judged = evaluate(first, ["heuristic"], games=30, seed=1, batch_size=16)
+    assert judged.games == 30
+    assert 0 <= judged.wins <= 30
+
+
+def test_the_league_never_sees_the_strangers() -> None:
+    # The strangers measure what training never saw: no training module imports them.
+    for module in ("league", "training", "policies", "learner"):
+        tree = ast.parse((ROOT / "src/high_society/batch" / f"{module}.py").read_text())
+        names = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
+            a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+        }
+        assert not any("strangers" in name for name in names), module
+    assert "strangers" not in (ROOT / "examples/train_league.py").read_text().split('"""')[2]
+    assert all(style.name != "caller" for style, _ in TRAINING_STYLES)
+
+
+def test_ratings_and_cross_play_from_batch_games() -> None:
+    roster = [roster_entry(n, 3) for n in ("learned", "heuristic", "pass", "thrifty")]
+    lineups = np.array([[0, 1, 2], [3, 3, 3], [2, 2, 2]])
+    shares = play_tables(3, roster, lineups, seed=1)
+    assert shares.shape == (3, 3)
+    assert (shares.sum(axis=1) <= 1 + 1e-9).all()
+    assert shares[2].sum() == 0  # three passers tie and are all cast out (R10)
+    matrix = cross_play(3, roster, games=6, seed=1)
+    assert matrix.shape == (4, 4)
+    ratings = rate(3, roster, games=60, seed=1, resamples=3)
+    assert {r.name for r in ratings} == {"learned", "heuristic", "pass", "thrifty"}
+    assert all(r.low <= r.mu <= r.high for r in ratings)
+    for bad in ("search", "heuristic,boldness=x", "pass,boldness=2", "missing.npz"):
+        with pytest.raises(InvalidConfigError):
+            roster_entry(bad, 4)
+
+
+def test_the_commands_print_their_tables() -> None:
+    from high_society.cli import exploitability, ratings
+
+    out = io.StringIO()
+    ratings.run(
+        argparse.Namespace(
+            bots=["heuristic", "pass", "careful"], players=[3], games=30, matrix=4, seed=1
+        ),
+        out,
+    )
+    assert "3 players, 30 games" in out.getvalue()
+    assert "cross-play" in out.getvalue()
+    out = io.StringIO()
+    exploitability.run(
+        argparse.Namespace(bot="thrifty", players=3, updates=1, games=20, envs=8, seed=1), out
+    )
+    assert "best response (1 updates, seed 1) against 2 thrifty" in out.getvalue()
+    assert "thrifty itself in that seat" in out.getvalue()
+
+
+_ODD = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**65), 2**65),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=5),
+    st.lists(st.integers(-2, 6), max_size=5),
+    st.sampled_from(["heuristic", "caller", "pass-cheapest", "SameStep", Compiled("pass")]),
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    name=st.sampled_from(
+        [
+            "seed",
+            "seats",
+            "opponents",
+            "pool",
+            "pool_weights",
+            "same_table",
+            "boldness",
+            "actions",
+            "normalize",
+            "autoreset_mode",
+        ]
+    ),
+    value=_ODD,
+)
+def test_any_argument_is_taken_or_refused_with_a_batch_error(name: str, value: object) -> None:
+    try:
+        env = LearnerVectorEnv(3, **{name: value})  # type: ignore[arg-type]
+    except BatchError:
+        return
+    env.reset(seed=1)
+    env.step(env.sample_legal())

@@ -9,7 +9,8 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from high_society.server._limits import Limits
 from high_society.server._master import Master
@@ -20,6 +21,8 @@ from high_society.server._streams import Watcher
 __all__ = ["Background"]
 
 log = logging.getLogger("high_society.server")
+
+T = TypeVar("T")
 
 
 class Background:
@@ -46,6 +49,10 @@ class Background:
         self._tasks: list[asyncio.Task[Any]] = []
         self._stop = threading.Event()
         self._listener: threading.Thread | None = None
+        # The sweep's and the poll's calls to the store, in a thread of their own that
+        # stop() waits for: a call still running when the store closes would hand its
+        # connection back to a pool already gone.
+        self._io = ThreadPoolExecutor(1, thread_name_prefix="high-society-sweep")
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         self._tasks = [loop.create_task(self._sweep()), loop.create_task(self._watcher.run())]
@@ -65,8 +72,12 @@ class Background:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.to_thread(self._io.shutdown, True)
         if self._listener is not None:
             await asyncio.to_thread(self._listener.join, 10)
+
+    async def _in_store(self, function: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._io, function, *args)
 
     def _learnt(self, loop: asyncio.AbstractEventLoop) -> Callable[[str, int, str], None]:
         """What the listener thread calls for each action another process committed."""
@@ -83,15 +94,15 @@ class Background:
         tables not over."""
         while True:
             try:
-                self._master.schedule(await asyncio.to_thread(self._store.due))
+                self._master.schedule(await self._in_store(self._store.due))
                 now = time.time()
                 idle = now - self._limits.idle_hours * 3600
                 kept = now - self._limits.keep_days * 86_400
-                gone = await asyncio.to_thread(self._store.expire, idle, kept)
+                gone = await self._in_store(self._store.expire, idle, kept)
                 if gone:
                     log.info("%d tables past their time deleted", len(gone))
                     self._master.forget(gone)
-                self._master.live = await asyncio.to_thread(self._store.count_live)
+                self._master.live = await self._in_store(self._store.count_live)
             except Exception as error:
                 if not is_unavailable(error):
                     log.exception("the sweep failed")
@@ -106,7 +117,7 @@ class Background:
             if not watched:
                 continue
             try:
-                versions = await asyncio.to_thread(self._store.versions, watched)
+                versions = await self._in_store(self._store.versions, watched)
             except Exception as error:
                 if not is_unavailable(error):
                     log.exception("reading the streamed tables' versions failed")

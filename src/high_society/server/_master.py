@@ -204,7 +204,7 @@ class Master:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._bots.shutdown(wait=False, cancel_futures=True)
-        self._io.shutdown(wait=True)
+        await asyncio.to_thread(self._io.shutdown, True)
 
     @property
     def playing(self) -> int:

@@ -38,7 +38,7 @@ MCTSBot's, per game) has a normal 95% interval. Results are written one game a l
 The budgets are CPU time, so a run is not reproducible to the move (the clock decides when a
 search stops); the seating, deals and seeds are.
 
-Needs the extra: ``pip install high-society[openspiel]``. Not part of CI.
+Needs the extra: ``pip install '.[openspiel]'`` in a clone of the project. Not part of CI.
 """
 
 import argparse

@@ -16,7 +16,7 @@ four end with everyone cast out and every return 0. ``--evaluator heuristic`` (t
 default) rolls out with the library's heuristic bot on the library's state and guides PUCT
 with a prior on Pass, the cheapest bids and the heuristic's own choice.
 
-Needs the extra: ``pip install high-society[openspiel]``.
+Needs the extra: ``pip install '.[openspiel]'`` in a clone of the project.
 """
 
 import argparse

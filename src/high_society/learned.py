@@ -17,7 +17,7 @@ vector environment trains: two outputs (pass, cheapest bid) or one per action id
 legal id). Loading checks the file kind, the archive's members and their shapes before
 anything is allocated, and the network against the observation of its player count.
 
-Needs numpy: ``pip install 'high-society[learned]'``.
+Needs numpy: ``pip install '.[learned]'`` in a clone of the project.
 
 >>> from high_society import Reveal, StatusCard, apply, is_legal, new_game
 >>> state = apply(new_game(4), Reveal(StatusCard.LUXURY_8))
@@ -32,13 +32,13 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 
+from high_society._text import install_hint
+
 try:
     import numpy as np
     import numpy.typing as npt
 except ImportError as error:  # pragma: no cover (numpy is in the test environment)
-    raise ImportError(
-        "high_society.learned needs numpy: pip install 'high-society[learned]'"
-    ) from error
+    raise ImportError("high_society.learned needs numpy: " + install_hint("learned")) from error
 
 from high_society._arrays import read_file, read_npz_bytes
 from high_society._files import write_bytes

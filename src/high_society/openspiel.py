@@ -1,4 +1,4 @@
-"""High Society as an OpenSpiel game (optional extra: ``pip install high-society[openspiel]``).
+"""High Society as an OpenSpiel game (optional extra: ``pip install '.[openspiel]'`` in a clone).
 
 Importing this module registers the game with ``pyspiel`` under the short name
 :data:`SHORT_NAME` (``"high_society"``), with one parameter, ``players`` (3 to 5, default 4)::

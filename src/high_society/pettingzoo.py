@@ -1,5 +1,5 @@
 """High Society as a PettingZoo AEC environment, and a Gymnasium environment for one learner
-against the built-in bots (optional extra: ``pip install high-society[pettingzoo]``).
+against the built-in bots (optional extra: ``pip install '.[pettingzoo]'`` in a clone).
 
 :func:`env` builds the environment PettingZoo's classic games give: :class:`ClassicEnv`
 behaves as the raw :class:`HighSocietyEnv` inside PettingZoo's ``TerminateIllegalWrapper``

@@ -8,7 +8,7 @@ one game turns into a :class:`~high_society.GameState` and back, so that the red
 inspect, score or validate it. The differential tests play the same choices through both
 engines and compare them at every step (docs/batch.md).
 
-Needs the ``batch`` extra: ``pip install 'high-society[batch]'`` (numpy and numba).
+Needs the ``batch`` extra: ``pip install '.[batch]'`` in a clone of the project (numpy and numba).
 
 >>> import numpy as np
 >>> from high_society.batch import GameBatch
@@ -19,12 +19,14 @@ Needs the ``batch`` extra: ``pip install 'high-society[batch]'`` (numpy and numb
 np.float64(1.0)
 """
 
+from high_society._text import install_hint
+
 try:
     import numba  # noqa: F401 (checked here so that the message names the extra)
     import numpy  # noqa: F401
 except ImportError as error:
     raise ImportError(
-        "high_society.batch needs numpy and numba: pip install 'high-society[batch]'"
+        "high_society.batch needs numpy and numba: " + install_hint("batch")
     ) from error
 
 from high_society.batch._engine import (

@@ -6,7 +6,7 @@ A *roster* is a list of named players that the batch engine can seat: compiled p
 strangers). :func:`play_tables` plays games whose seats are given by index into the
 roster; :func:`cross_play` gives the matrix of one bot against a table of another;
 :func:`rate` plays tables drawn at random and rates every player with OpenSkill's
-Plackett-Luce model (the ``ratings`` extra: ``pip install 'high-society[ratings]'``),
+Plackett-Luce model (the ``ratings`` extra: ``pip install '.[ratings]'`` in a clone),
 winners ranked above the others, with an interval from a bootstrap over the games.
 """
 

@@ -6,6 +6,7 @@ That it plays the reducer's game is ``test_batch_differential.py``.
 
 import importlib
 import json
+import re
 import sys
 from fractions import Fraction
 from math import comb
@@ -39,6 +40,7 @@ from high_society.batch import (
     VectorEnv,
     simulate,
 )
+from high_society._text import install_hint
 from high_society.cli import main
 from high_society.encoding import action_id
 
@@ -471,5 +473,5 @@ def test_cli_simulate_batch_without_the_extra_says_what_to_install(
 def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "numba", None)
     monkeypatch.delitem(sys.modules, "high_society.batch")
-    with pytest.raises(ImportError, match=r"pip install 'high-society\[batch\]'"):
+    with pytest.raises(ImportError, match=re.escape(install_hint("batch"))):
         importlib.import_module("high_society.batch")

@@ -78,7 +78,7 @@ function clearFault(key) {
 
 function showFault() {
   const box = $("fault");
-  const text = faults.size ? Array.from(faults.values())[0] : "";
+  const text = faults.size ? Array.from(faults.values()).pop() : ""; // the latest
   if (box.textContent !== text) box.textContent = text;
   box.hidden = !text;
 }
@@ -887,8 +887,7 @@ function replayAt(mine, position) {
   const told = step ? step.log.join(" ") : "";
   $("replay-position").textContent = steps.length ? "Action " + (at - 1) + " (" + at + " of " + steps.length + "): " + told : "";
   $("replay-position").dataset.index = step ? String(step.number) : "";
-  const last = $("log").lastElementChild;
-  if (last) last.classList.add("current");
+  for (const line of $("log").children) if (step && line.dataset.number === String(step.number)) line.classList.add("current");
 }
 
 function replayMove(delta) {

@@ -54,10 +54,16 @@ def data() -> Iterator[Path]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+#: Every server process a test started, stopped at its end whatever happens.
+STARTED_SERVERS: list[Server] = []
+
+
 def start(data: Path, port: int | None = None) -> Server:
-    return Server(
+    made = Server(
         lambda p: serve_command(p, data_dir=data, bot_delay=0.05), data / "server.log", port=port
     )
+    STARTED_SERVERS.append(made)
+    return made
 
 
 #: Run in every page before its own script: what the Content Security Policy refuses.
@@ -198,7 +204,8 @@ def test_people_play_watch_rematch_and_replay_in_a_browser(data: Path) -> None:
             for person in (ada, ben, watcher):
                 person.clean()
     finally:
-        server.stop()
+        while STARTED_SERVERS:
+            STARTED_SERVERS.pop().stop()
 
 
 def make_and_join(server: Server, ada: Person, ben: Person) -> str:
@@ -218,7 +225,6 @@ def make_and_join(server: Server, ada: Person, ben: Person) -> str:
     page.wait_for_selector("#invite-2-copied:has-text('Copied.')")
     assert page.evaluate("() => navigator.clipboard.readText()") == link
     ada.audit("the waiting room")
-    save(page, "server-invite.png")
     ben.page.goto(link)
     ben.page.locator("#join-name").fill("Ben")
     ben.page.get_by_role("button", name="Join").click()
@@ -339,7 +345,6 @@ def move_while_the_server_is_away(server: Server, data: Path, ada: Person, befor
     ada.page.wait_for_selector("#fault:not([hidden])")
     ada.page.get_by_role("button", name="Pass").click()
     ada.page.wait_for_selector("#fault:has-text('cannot be reached')")
-    save(ada.page, "server-fault.png", full_page=False)
     again = start(data, port=port)
     ada.page.wait_for_selector("#fault", state="hidden")
     ada.until(f"() => document.querySelector('#status').dataset.number !== '{before}'")

@@ -632,10 +632,9 @@ function renderHand(mine, payload) {
   cards.replaceChildren();
   if (myTurn) {
     for (const card of payload.legal.discards) {
-      const button = el("button", null, "discard-card");
+      const button = el("button", "Discard ", "discard-card");
       button.type = "button";
       button.dataset.card = card;
-      button.setAttribute("aria-label", "Discard " + cardLabel(card));
       button.append(drawCard(card));
       button.addEventListener("click", () => play(mine, {type: "discard", player: payload.seat, card}));
       cards.append(button);

@@ -31,7 +31,7 @@ def auth(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
 
-def finished(client: TestClient, body: object = TWO_AND_A_BOT) -> tuple[str, list[str]]:
+def played_out(client: TestClient, body: object = TWO_AND_A_BOT) -> tuple[str, list[str]]:
     """A table (of Ada, Ben and a bot that always passes) played to its end, the people
     passing or giving up their first luxury card for Faux Pas; its id and the people's
     tokens."""
@@ -60,7 +60,7 @@ def finished(client: TestClient, body: object = TWO_AND_A_BOT) -> tuple[str, lis
 def test_a_rematch_seats_the_same_people_and_bots_one_seat_on_and_starts_when_all_ask(
     client: TestClient,
 ) -> None:
-    table, (ada, ben) = finished(client)
+    table, (ada, ben) = played_out(client)
     assert client.get(f"/api/tables/{table}").json()["rematch"] is None
     first = client.post(f"/api/tables/{table}/rematch", headers=auth(ada))
     assert first.status_code == 200, first.text
@@ -116,7 +116,7 @@ def test_a_rematch_is_refused_before_the_end_without_a_seat_or_table(client: Tes
 
 def test_rematches_asked_at_once_in_several_processes_make_one_table(database: str) -> None:
     with TestClient(create_app(database, sweep_seconds=0.2)) as client:
-        table, (ada, ben) = finished(client)
+        table, (ada, ben) = played_out(client)
     # Each master is one server process's: its own store, event loop and copies. Ada and
     # Ben each ask twice at once, in four processes.
     stores = [Store(database) for _ in range(4)]
@@ -160,7 +160,7 @@ def test_rematches_asked_at_once_in_several_processes_make_one_table(database: s
 
 def test_tables_that_expire_take_their_rematch_links_with_them(database: str) -> None:
     with TestClient(create_app(database, sweep_seconds=0.2)) as client:
-        table, (ada, _) = finished(client)
+        table, (ada, _) = played_out(client)
         new = client.post(f"/api/tables/{table}/rematch", headers=auth(ada)).json()["table"]
     store = Store(database)
     try:
@@ -177,7 +177,7 @@ def test_the_rotation_moves_every_seat_one_on(players: int, tmp_path: Path) -> N
     people = [{"kind": "person", "name": f"P{i}"} for i in range(players - 2)]
     seats = [people[0], {"kind": "bot", "bot": "pass"}, *people[1:], {"kind": "bot", "bot": "pass"}]
     with TestClient(create_app(f"sqlite:///{tmp_path}/t.sqlite3")) as client:
-        table, tokens = finished(client, {"seats": seats})
+        table, tokens = played_out(client, {"seats": seats})
         names = [who(seat) for seat in client.get(f"/api/tables/{table}").json()["seats"]]
         for token in tokens:
             new = client.post(f"/api/tables/{table}/rematch", headers=auth(token)).json()

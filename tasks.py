@@ -30,8 +30,8 @@ test suite under the other Pythons the package's classifiers name, default 3.12 
 each in its own ``.venv-VERSION``; CI runs 3.11). ``test`` and ``pytest`` start a
 throwaway PostgreSQL server for the table server's tests (services/pg_cluster.py; Debian's
 ``postgresql`` is installed when missing) and remove it afterwards, and install the
-TypeScript check's npm packages (tests/typescript; Debian's ``nodejs`` and ``npm`` when
-missing). Only the standard
+tests' npm packages (tests/typescript, the TypeScript check's, and tests/browser,
+axe-core for the browser test; Debian's ``nodejs`` and ``npm`` when missing). Only the standard
 library is used here.
 """
 
@@ -105,21 +105,23 @@ def _apt_install(*packages: str) -> bool:
     return True
 
 
-def typescript() -> None:
-    """Node.js and the TypeScript check's npm packages (tests/typescript, from its lock
-    file), for the generated-client test: Debian's nodejs and npm are installed when
-    missing, and ``npm ci`` runs when the lock file changed since the last install."""
-    folder = ROOT / "tests" / "typescript"
+def node_packages() -> None:
+    """Node.js and the tests' npm packages, each folder from its lock file: the TypeScript
+    check's (tests/typescript) and axe-core, which the browser test runs in the page
+    (tests/browser). Debian's nodejs and npm are installed when missing, and ``npm ci``
+    runs in a folder whose lock file changed since its last install."""
     if shutil.which("npm") is None and not _apt_install("nodejs", "npm"):
-        print("node and npm are missing and cannot be installed here: the check is skipped")
+        print("node and npm are missing and cannot be installed here: their checks are skipped")
         return
-    lock = (folder / "package-lock.json").read_bytes()
-    stamp = folder / "node_modules" / ".installed"
-    wanted = hashlib.sha256(lock).hexdigest()
-    if stamp.exists() and stamp.read_text() == wanted:
-        return
-    run("npm", "ci", "--prefix", folder, "--no-audit", "--no-fund", "--loglevel=error")
-    stamp.write_text(wanted)
+    for name in ("typescript", "browser"):
+        folder = ROOT / "tests" / name
+        lock = (folder / "package-lock.json").read_bytes()
+        stamp = folder / "node_modules" / ".installed"
+        wanted = hashlib.sha256(lock).hexdigest()
+        if stamp.exists() and stamp.read_text() == wanted:
+            continue
+        run("npm", "ci", "--prefix", folder, "--no-audit", "--no-fund", "--loglevel=error")
+        stamp.write_text(wanted)
 
 
 def wrk() -> None:
@@ -220,7 +222,7 @@ def test() -> None:
     """
     setup("dev")
     browser()
-    typescript()
+    node_packages()
     with tempfile.TemporaryFile() as log:
         print("$ python3 tasks.py verify  (in the background; its output follows at the end)")
         lane = subprocess.Popen(
@@ -481,7 +483,7 @@ def main(argv: list[str]) -> None:
         {"lint": lint, "typecheck": typecheck, "docs": docs}[task]()
     elif task == "pytest":
         setup("dev")
-        typescript()
+        node_packages()
         with postgres_server():
             pytest(*rest)
     elif task == "bench-server":

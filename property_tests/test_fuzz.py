@@ -834,6 +834,7 @@ _PATHS = st.sampled_from(
         *("/api/tables", "/api/tables/{t}", "/api/tables/{t}/join", "/api/tables/{t}/payload"),
         *("/api/tables/{t}/actions", "/api/tables/{t}/record", "/api/tables/{t}/public"),
         *("/api/tables/{t}/rematch", "/api/health", "/api/x", "/{t}"),
+        *("/api/bots", "/api/replays"),
     ]
 )
 _WORDS = st.text(max_size=40) | st.sampled_from(["0", "5", "-1", "\u00b2", "9" * 12, "1e3", ""])

@@ -131,8 +131,11 @@ class Server:
         command: Callable[[int], Sequence[str]],
         log: Path,
         env: dict[str, str] | None = None,
+        port: int | None = None,
     ) -> None:
-        self.port = free_port()
+        """``port``: a port of 127.0.0.1 to listen on (a server started again where its
+        clients know it), else a free one."""
+        self.port = free_port() if port is None else port
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = log
         self._log = open(log, "ab")  # noqa: SIM115 (closed in stop and kill)

@@ -80,7 +80,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
         "cli.play",
         "cli.validate",
     ),
-    ("server._database", "server._bots", "server._http"),
+    ("server._database", "server._bots", "server._http", "server._replays"),
     ("server._store",),
     ("server._master",),
     ("server._errors", "server._streams"),

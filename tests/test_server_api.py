@@ -362,11 +362,30 @@ def test_a_database_of_another_schema_version_or_a_bad_url_is_refused_clearly(
     with store.engine.begin() as conn:
         conn.execute(schema_table.update().values(version=SCHEMA_VERSION + 1))
     store.close()
-    with pytest.raises(InvalidConfigError, match="schema version 2"):
+    with pytest.raises(InvalidConfigError, match=f"schema version {SCHEMA_VERSION + 1}"):
         Store(database)
     for bad in ("not a url", "nosuchdb://x/y", "sqlite+nosuchdriver:///x"):
         with pytest.raises(InvalidConfigError, match="URL"):
             Store(bad)
+
+
+def test_a_database_of_schema_version_1_is_migrated_and_keeps_its_tables(database: str) -> None:
+    with TestClient(create_app(database, sweep_seconds=0.2)) as client:
+        table, token = made(client)
+        seen = my_turn(client, table, token)
+    store = Store(database)
+    with store.engine.begin() as conn:  # as a server of version 1 left it
+        conn.execute(sa.text("DROP TABLE hs_rematches"))
+        conn.execute(schema_table.update().values(version=1))
+    store.close()
+    with TestClient(create_app(database, sweep_seconds=0.2)) as client:
+        assert payload(client, table, token)["number"] == seen["number"]
+        assert client.get(f"/api/tables/{table}").json()["rematch"] is None
+    store = Store(database)
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.select(schema_table.c.version)).scalars().all() == [2]
+        assert sa.inspect(conn).has_table("hs_rematches")
+    store.close()
 
 
 def test_postgresql_urls_name_psycopg(postgres_url: str) -> None:

@@ -106,6 +106,8 @@ __all__ = [
     "payload_schema",
     "read_move",
     "refusal_schema",
+    "replay_step_schema",
+    "replay_steps",
     "seat_payload",
     "spectator_payload",
     "spectator_payload_schema",
@@ -859,8 +861,6 @@ def _sent(
 ) -> JSONObject:
     """A seat's payload (``seat``) or a spectator's (``None``), ``shown`` the view."""
     state = public.state
-    highest = state.highest_bid
-    bidders = [i for i, p in enumerate(state.players) if highest and p.bid == highest]
     actor = to_act(state)
     history = public.history
     return {
@@ -869,7 +869,7 @@ def _sent(
         "number": public.number,
         "view": shown,
         "to_act": "chance" if actor is CHANCE else actor,
-        "highest_bidder": bidders[0] if bidders else None,
+        "highest_bidder": _highest_bidder(state),
         "min_bid_total": min_bid_total(state),
         "revealed": [*public.revealed],
         "legal": _legal(state, actor) if seat is not None and actor == seat else None,
@@ -907,6 +907,53 @@ def spectator_payload(
         raise InvalidConfigError(f"{len(names)} seats: a game has 3 to 5")
     public = _Public.of(history, names)
     return _sent(_public_view(public.state), None, seats, since, public)
+
+
+def _highest_bidder(state: GameState) -> int | None:
+    highest = state.highest_bid
+    return next((i for i, p in enumerate(state.players) if highest and p.bid == highest), None)
+
+
+def replay_steps(history: Sequence[Action], seats: Sequence[Seat]) -> list[JSONObject]:
+    """What a viewer of a recorded game is shown after each of its actions, as a spectator
+    sees the table (R13's public part, no hand): for each action its ``number``, the
+    ``action`` (as recorded), the ``log`` lines that tell it, and after it the ``view``,
+    ``to_act``, ``highest_bidder`` and ``min_bid_total`` (the keys of
+    :func:`spectator_payload`). The result at the end is the last spectator payload's.
+
+    >>> from high_society import Bid, Reveal, StatusCard
+    >>> steps = replay_steps(
+    ...     [Reveal(StatusCard.LUXURY_4), Bid(0, frozenset({3}))], [Seat("A"), Seat("B"), Seat("C")]
+    ... )
+    >>> [(step["number"], step["log"], step["to_act"]) for step in steps]
+    [(0, ['Round 1: Luxury 4, A starts'], 0), (1, ['A bids 3 (3 face up)'], 1)]
+
+    Raises:
+        InvalidConfigError: ``seats`` is not one seat per player (3 to 5).
+        IllegalActionError: ``history`` is not a game's history.
+    """
+    names = tuple(s.name for s in seats)
+    if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+        raise InvalidConfigError(f"{len(names)} seats: a game has 3 to 5")
+    steps = list(_steps(len(names), history))
+    told: dict[int, list[JSON]] = {}
+    for number, text in _Public.of(history, names, steps).log:
+        told.setdefault(number, []).append(text)
+    shown: list[JSONObject] = []
+    for number, step in enumerate(steps):
+        actor = to_act(step.after)
+        shown.append(
+            {
+                "number": number,
+                "action": action_to_json(step.action),
+                "log": told.get(number, []),
+                "view": _public_view(step.after),
+                "to_act": "chance" if actor is CHANCE else actor,
+                "highest_bidder": _highest_bidder(step.after),
+                "min_bid_total": min_bid_total(step.after),
+            }
+        )
+    return shown
 
 
 def _public_view(state: GameState) -> JSONObject:
@@ -1121,6 +1168,33 @@ def spectator_payload_schema() -> JSONObject:
     schema["$id"] = "urn:high-society:spectator-payload:v1"
     schema["title"] = "What a High Society server sends a spectator"
     return schema
+
+
+def replay_step_schema() -> JSONObject:
+    """The JSON Schema (draft 2020-12) of one of :func:`replay_steps`' objects; its keys
+    after ``number``, ``action`` and ``log`` are the spectator payload's
+    (:func:`spectator_payload_schema`). Every object in it is closed.
+
+    >>> replay_step_schema()["required"]
+    ['number', 'action', 'log', 'view', 'to_act', 'highest_bidder', 'min_bid_total']
+    """
+    payload = spectator_payload_schema()["properties"]
+    assert isinstance(payload, dict)
+    properties: JSONObject = {
+        "number": {"type": "integer", "minimum": 0},
+        "action": {"$ref": "urn:high-society:action:v1"},
+        "log": {"type": "array", "items": {"type": "string"}},
+        **{key: payload[key] for key in ("view", "to_act", "highest_bidder", "min_bid_total")},
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:high-society:replay-step:v1",
+        "title": "One action of a recorded game as a viewer is shown it",
+        "type": "object",
+        "required": list(properties),
+        "additionalProperties": False,
+        "properties": properties,
+    }
 
 
 def refusal_schema() -> JSONObject:

@@ -221,6 +221,7 @@ def create_app(
     watcher = Watcher(send_seconds)
     slots = StreamSlots(bounds.max_seat_streams, bounds.max_streams, bounds.max_address_streams)
     rate = Rate(bounds.tables_per_minute)
+    replays = Rate(bounds.replays_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -229,7 +230,7 @@ def create_app(
             store, notifier, bot_delay=bot_delay, max_tables=bounds.max_tables, records=folder
         )
         master.live = await asyncio.to_thread(store.count_live)
-        app.state.services = Services(master, notifier, watcher, slots, bounds, rate)
+        app.state.services = Services(master, notifier, watcher, slots, bounds, rate, replays)
         loop = asyncio.get_running_loop()
         notifier.bind(loop)
         master.start(loop)

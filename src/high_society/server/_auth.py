@@ -1,9 +1,12 @@
 """Seats' tokens: made, hashed for the store, and matched in constant time.
 
 A token is 43 characters of URL-safe base64 (32 random bytes, ``secrets``); the store
-keeps only its SHA-256, so a copy of the database does not give the tokens away.
+keeps only its SHA-256, so a copy of the database does not give the tokens away. A
+person's token at a rematch is derived from their token at the table before
+(:func:`derived_token`), so that asking again, from any device, gives the same one.
 """
 
+import base64
 import hashlib
 import hmac
 import re
@@ -13,6 +16,7 @@ __all__ = [
     "MAX_TOKEN_LENGTH",
     "TOKEN_BYTES",
     "Unauthorized",
+    "derived_token",
     "hash_token",
     "new_token",
     "seat_by_token",
@@ -33,6 +37,14 @@ class Unauthorized(Exception):
 def new_token() -> str:
     """A new seat's token."""
     return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def derived_token(token: str, context: str) -> str:
+    """A token made of ``token`` and ``context`` (HMAC-SHA-256, as 43 characters of URL-safe
+    base64): the same for the same two, and unguessable without ``token``. The store
+    keeps neither ``token`` nor this one, only their hashes."""
+    digest = hmac.new(token.encode("ascii"), context.encode("ascii"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
 def hash_token(token: str) -> str:

@@ -26,7 +26,13 @@ from sqlalchemy.engine import Dialect, Engine
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from high_society.errors import InvalidConfigError
-from high_society.server._schema import SCHEMA_LOCK, SCHEMA_VERSION, metadata, schema_table
+from high_society.server._schema import (
+    MIGRATIONS,
+    SCHEMA_LOCK,
+    SCHEMA_VERSION,
+    metadata,
+    schema_table,
+)
 
 __all__ = [
     "Cursor",
@@ -296,6 +302,8 @@ class Database:
                 found = conn.execute(sa.select(schema_table.c.version)).scalars().all()
                 if not found:
                     conn.execute(schema_table.insert().values(version=SCHEMA_VERSION))
+                elif len(found) == 1 and found[0] in MIGRATIONS:
+                    _migrate(conn, found[0])
                 elif found != [SCHEMA_VERSION]:
                     raise InvalidConfigError(
                         f"the database holds tables of schema version {found[0]}, and this "
@@ -392,6 +400,17 @@ class Database:
         one's own, outside the pool: the listener's)."""
         cargs, cparams = self.engine.dialect.create_connect_args(self.engine.url)
         return cargs, {"connect_timeout": 10, **cparams}
+
+
+def _migrate(conn: sa.engine.Connection, version: int) -> None:
+    """Move the schema from ``version`` to :data:`SCHEMA_VERSION`, in the caller's
+    transaction (the tables it lacked are made already)."""
+    log.warning("the database's schema moves from version %s to %s", version, SCHEMA_VERSION)
+    while version in MIGRATIONS:
+        for statement in MIGRATIONS[version]:
+            conn.execute(statement)
+        version += 1
+    conn.execute(schema_table.update().values(version=version))
 
 
 class _Writer:

@@ -42,7 +42,8 @@ class Limits:
       process, of one seat, of one address (503, 429, 429);
     - ``max_tables``: tables not over (waiting for players or playing) in the database
       (503); ``tables_per_minute``: tables one address may make each minute, in a burst of
-      as many (429 with ``Retry-After``);
+      as many (429 with ``Retry-After``); ``replays_per_minute``: recorded games one
+      address may have replayed each minute, likewise;
     - ``idle_hours``: a table with no action for this long (waiting or playing) is
       deleted; ``keep_days``: a finished table is deleted this long after its end (its
       record is written first to the records folder, when the server has one).
@@ -62,6 +63,7 @@ class Limits:
     max_address_streams: int = attrs.field(default=32, validator=_positive)
     max_tables: int = attrs.field(default=10_000, validator=_positive)
     tables_per_minute: float = attrs.field(default=20.0, validator=_positive)
+    replays_per_minute: float = attrs.field(default=30.0, validator=_positive)
     idle_hours: float = attrs.field(default=24.0, validator=_positive)
     keep_days: float = attrs.field(default=30.0, validator=_positive)
 

@@ -37,14 +37,22 @@ from high_society.errors import HighSocietyError, RecordError
 from high_society.record import dumps_record, write_record
 from high_society.rules import CHANCE, to_act
 from high_society.serial import action_from_json, action_to_json
-from high_society.server._auth import hash_token, new_token, seat_by_token
+from high_society.server._auth import derived_token, hash_token, new_token, seat_by_token
 from high_society.server._bots import TableBot
 from high_society.server._encoding import fast_json
 from high_society.server._notify import Notifier
-from high_society.server._store import Conflict, NotFound, Opening, SeatRow, Store, is_unavailable
+from high_society.server._store import (
+    Conflict,
+    Lobby,
+    NotFound,
+    Opening,
+    SeatRow,
+    Store,
+    is_unavailable,
+)
 from high_society.table import Accepted, Move, Refusal, Seat, Table
 
-__all__ = ["Busy", "Created", "Full", "Game", "Master", "Played", "SeatSpec"]
+__all__ = ["Busy", "Created", "Full", "Game", "Master", "Played", "Rematch", "SeatSpec"]
 
 log = logging.getLogger("high_society.server")
 
@@ -71,7 +79,8 @@ class Full(Exception):
 @attrs.frozen
 class SeatSpec:
     """A seat of a table to make: ``kind`` ``person`` (with a checked ``name``), ``bot``
-    (with a ``bot`` label of :data:`~high_society.server.BOTS`) or ``open``."""
+    (with a ``bot`` label of :data:`~high_society.server.BOTS`), ``open``, or ``reserved``
+    (a rematch's seat kept for the person ``name``)."""
 
     kind: str
     name: str | None = None
@@ -86,6 +95,15 @@ class Created:
     table_id: str
     started: bool
     tokens: tuple[tuple[int, str], ...]
+
+
+@attrs.frozen
+class Rematch:
+    """A person's seat at the rematch of a table, and its token."""
+
+    table_id: str
+    seat: int
+    token: str
 
 
 @attrs.frozen
@@ -110,11 +128,15 @@ class Game:
         self.payloads: dict[tuple[int, int], bytes] = {}
 
     def payload(self, seat: int, since: int) -> bytes:
-        """The seat's payload (JSON), built once per seat and ``since`` at this version."""
+        """The seat's payload (JSON), built once per seat and ``since`` at this version;
+        seat ``-1`` is the spectators'."""
         key = (seat, since)
         found = self.payloads.get(key)
         if found is None:
-            found = fast_json(self.table.payload(seat, since))
+            table = self.table
+            found = fast_json(
+                table.payload(seat, since) if seat >= 0 else table.spectator_payload(since)
+            )
             if len(self.payloads) >= _PAYLOADS_PER_TABLE:
                 self.payloads.clear()
             self.payloads[key] = found
@@ -144,6 +166,43 @@ def _status(table: Table) -> str:
 def _text(action: Action) -> str:
     """An action as the store keeps it: compact JSON text."""
     return fast_json(action_to_json(action)).decode()
+
+
+def _table_of(rows: Sequence[SeatRow]) -> Table:
+    """A new table of the stored seats, every one taken, shuffled (``secrets``)."""
+    return Table([Seat(str(row.name), row.bot) for row in rows])
+
+
+def _rows(specs: Sequence[SeatSpec]) -> tuple[list[SeatRow], list[tuple[int, str]]]:
+    """The seats to store for ``specs``, and a new token for each person's seat: bots are
+    named after their kind and seat, never like a person."""
+    names = [spec.name for spec in specs if spec.name is not None]
+    rows: list[SeatRow] = []
+    tokens: list[tuple[int, str]] = []
+    for seat, spec in enumerate(specs):
+        name, token_hash = spec.name, None
+        if spec.kind == "person":
+            token = new_token()
+            tokens.append((seat, token))
+            token_hash = hash_token(token)
+        elif spec.kind == "bot":
+            assert spec.bot is not None
+            name = f"{spec.bot.capitalize()} bot {seat + 1}"
+            while name in names:
+                name += "'"
+            names.append(name)
+        rows.append(SeatRow(seat, spec.kind, name, spec.bot, token_hash))
+    return rows, tokens
+
+
+def _rematch_specs(seats: Sequence[SeatRow]) -> list[SeatSpec]:
+    """A rematch's seats: the same people (their seats reserved) and bots, each one seat
+    to the right, so that the player who sat second starts (R3: the first seat starts)."""
+    rotated = [*seats[1:], seats[0]]
+    return [
+        SeatSpec("bot", bot=row.bot) if row.kind == "bot" else SeatSpec("reserved", name=row.name)
+        for row in rotated
+    ]
 
 
 def _opening(table: Table) -> Opening:
@@ -220,28 +279,12 @@ class Master:
         if self.live >= self._max_tables:
             raise Full
         table_id = secrets.token_urlsafe(12)
-        names = [spec.name for spec in specs if spec.name is not None]
-        rows: list[SeatRow] = []
-        tokens: list[tuple[int, str]] = []
-        hashes: dict[str, int] = {}
-        for seat, spec in enumerate(specs):
-            name, token_hash = spec.name, None
-            if spec.kind == "person":
-                token = new_token()
-                tokens.append((seat, token))
-                token_hash = hash_token(token)
-                hashes[token_hash] = seat
-            elif spec.kind == "bot":
-                assert spec.bot is not None
-                name = f"{spec.bot.capitalize()} bot {seat + 1}"
-                while name in names:
-                    name += "'"
-                names.append(name)
-            rows.append(SeatRow(seat, spec.kind, name, spec.bot, token_hash))
+        rows, tokens = _rows(specs)
+        hashes = {row.token_hash: row.seat for row in rows if row.token_hash is not None}
         table = None
         opening = None
         if all(row.kind != "open" for row in rows):
-            table = Table([Seat(str(row.name), row.bot) for row in rows])
+            table = _table_of(rows)
             opening = _opening(table)
         bot_seed = secrets.randbits(62)
         await self._in_store(self._store.create, table_id, rows, bot_seed, opening)
@@ -259,22 +302,56 @@ class Master:
             NotFound, Conflict: no such table; no open seat, or the name is taken.
         """
         token = new_token()
-        made: list[Table] = []
-
-        def opening(rows: tuple[SeatRow, ...]) -> Opening:
-            table = Table([Seat(str(row.name), row.bot) for row in rows])
-            made.append(table)
-            return _opening(table)
-
         seat, started = await self._in_store(
-            self._store.join, table_id, name, hash_token(token), opening
+            self._store.join, table_id, name, hash_token(token), _start_of
         )
         if started:
-            self._forget(table_id)  # read back with its seed when first needed
-            self._schedule(table_id)
+            self._started(table_id)
         return seat, token
 
-    async def lobby(self, table_id: str) -> Any:
+    async def rematch(self, table_id: str, token: object) -> Rematch:
+        """The seat at the rematch of a finished table of the person whose token there is
+        ``token``: the rematch is made by the first person to ask (once, whichever process
+        they ask), with the same people and bots each one seat on (another player starts)
+        and a fresh shuffle, every person's seat reserved; each person's own ask claims
+        theirs, with a token derived from their old one (so asking again gives the same).
+        It starts once every person has claimed.
+
+        Raises:
+            NotFound, Unauthorized: no such table; no seat of it has that token.
+            Conflict: the game is not over (``GAME_NOT_OVER``).
+            Full: the database holds as many tables as it may.
+        """
+        seat = await self.seat_of(table_id, token)
+        assert isinstance(token, str)  # seat_of refuses any other
+        game = await self._game(table_id, fresh=True)
+        if not game.table.is_over:
+            raise Conflict("GAME_NOT_OVER", "a rematch follows the end of the game")
+        lobby: Lobby = await self._in_store(self._store.lobby, table_id)
+        if lobby.rematch is None and self.live >= self._max_tables:
+            raise Full
+        rows, _ = _rows(_rematch_specs(lobby.seats))
+        new_id, made = await self._in_store(
+            self._store.rematch, table_id, secrets.token_urlsafe(12), rows, secrets.randbits(62)
+        )
+        if made:
+            self.live += 1
+        new_seat = (seat - 1) % len(rows)
+        new_token = derived_token(token, new_id)
+        started = await self._in_store(
+            self._store.claim, new_id, new_seat, hash_token(new_token), _start_of
+        )
+        if started:
+            self._started(new_id)
+        return Rematch(new_id, new_seat, new_token)
+
+    def _started(self, table_id: str) -> None:
+        """A table another call started: read back with its seed when first needed; its
+        dealer deals."""
+        self._forget(table_id)
+        self._schedule(table_id)
+
+    async def lobby(self, table_id: str) -> Lobby:
         """The table's public description (:class:`~high_society.server._store.Lobby`).
 
         Raises:
@@ -387,6 +464,15 @@ class Master:
         """
         game = await self._game(table_id, fresh=True)
         return game.payload(seat, min(since, game.table.number))
+
+    async def spectator_payload(self, table_id: str, since: int) -> bytes:
+        """A spectator's payload (JSON: the public view, no hand) at the table's committed
+        version, the history from ``since`` (at most the table's number).
+
+        Raises:
+            NotFound, Conflict: no such table; it waits for players.
+        """
+        return await self.payload(table_id, -1, since)
 
     async def at_least(self, table_id: str, version: int | None) -> Game:
         """The table at version ``version`` or later (a version known to be committed: a
@@ -568,6 +654,11 @@ class Master:
             users[0] -= 1
             if not users[0]:
                 del self._locks[table_id]
+
+
+def _start_of(rows: tuple[SeatRow, ...]) -> Opening:
+    """The opening of a table whose seats ``rows`` are all taken now."""
+    return _opening(_table_of(rows))
 
 
 def _bots(seats: Sequence[Seat], bot_seed: int) -> Mapping[int, AnyBot]:

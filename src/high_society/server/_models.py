@@ -22,6 +22,7 @@ from high_society.server._openapi import LIBRARY_SCHEMA
 
 __all__ = [
     "ActionJson",
+    "BotList",
     "CreateTable",
     "Error",
     "Health",
@@ -29,6 +30,8 @@ __all__ = [
     "Joined",
     "MoveAccepted",
     "MoveRequest",
+    "RecordJson",
+    "Replay",
     "TableCreated",
     "TableInfo",
     "component",
@@ -45,6 +48,8 @@ def component(name: str) -> WithJsonSchema:
 
 #: An action in the recorded-game form (the library's action schema).
 ActionJson = Annotated[dict[str, object], component("Action")]
+#: A recorded game (format v1).
+RecordJson = Annotated[dict[str, object], component("Record")]
 
 Name = Annotated[
     str,
@@ -133,7 +138,12 @@ class SeatInfo(BaseModel):
     """One seat of a table, as anyone sees it."""
 
     seat: SeatNumber
-    kind: Literal["person", "bot", "open"]
+    kind: Annotated[
+        Literal["person", "bot", "open", "reserved"],
+        Field(
+            description="reserved: a rematch's seat, kept for the person named until they claim it."
+        ),
+    ]
     name: str | None
     bot: str | None
 
@@ -145,6 +155,10 @@ class TableInfo(BaseModel):
     status: Literal["waiting", "playing", "over"]
     number: Annotated[int, Field(ge=0, description="How many actions have been played.")]
     seats: list[SeatInfo]
+    rematch: Annotated[
+        str | None,
+        Field(description="The id of this table's rematch, once a seat asked for one."),
+    ]
 
 
 class Joined(BaseModel):
@@ -174,6 +188,67 @@ class MoveAccepted(BaseModel):
         bool, Field(description="A retry of the move already played with this number.")
     ]
     next: NextTurn
+
+
+class BotInfo(BaseModel):
+    """A bot a seat can have."""
+
+    label: BotLabel
+    description: Annotated[str, Field(description="How it plays, in a sentence.")]
+
+
+class BotList(BaseModel):
+    """Every bot a seat can have, in the order a page offers them."""
+
+    bots: list[BotInfo]
+
+
+class ReplayProblem(BaseModel):
+    """Why a record is refused, as ``high-society validate --json`` says it."""
+
+    index: Annotated[
+        int | None,
+        Field(
+            ge=0,
+            description="The first refused action's index, or null: the problem "
+            "lies outside the actions.",
+        ),
+    ]
+    path: Annotated[str, Field(description="Where in the record: a JSON path.")]
+    code: Annotated[
+        str,
+        Field(
+            description="The library's code (RecordCode, or the "
+            "engine's Reason for an illegal action)."
+        ),
+    ]
+    message: str
+
+
+SpectatorPayloadJson = Annotated[dict[str, object], component("SpectatorPayload")]
+
+
+class Replay(BaseModel):
+    """A recorded game checked by the library, and what a viewer is shown of its valid
+    actions."""
+
+    valid: bool
+    finished: Annotated[bool, Field(description="Valid, and its last action ended the game.")]
+    error: ReplayProblem | None
+    steps: Annotated[
+        list[Annotated[dict[str, object], component("ReplayStep")]],
+        Field(
+            description="Each action before the first refused one (all of a valid "
+            "record's), with its narration and the table after it as a spectator sees it."
+        ),
+    ]
+    final: Annotated[
+        SpectatorPayloadJson | None,
+        Field(
+            description="The spectator payload after those actions (its players and, at "
+            "the end, the result); null when the record's players cannot be read."
+        ),
+    ]
 
 
 class Health(BaseModel):

@@ -1,9 +1,10 @@
-"""The library's JSON Schemas as components of the OpenAPI document: an action, a record and
-the seat payload, with every reference inside the document.
+"""The library's JSON Schemas as components of the OpenAPI document: an action, a record, the
+seat and spectator payloads and a replay's step, with every reference inside the document.
 
 The library's schemas are standalone (draft 2020-12): each has an ``$id``, its pieces in
 ``$defs``, and the payload and the record refer to the action by its ``$id``. In the
-document those become components (``Action``, ``Record``, ``SeatPayload``, and the pieces,
+document those become components (``Action``, ``Record``, ``SeatPayload``,
+``SpectatorPayload``, ``ReplayStep``, and the pieces,
 ``StatusCard``, ``Money`` ...), and every ``$ref`` points into ``#/components/schemas``. An
 action's four forms become components of their own (``RevealAction`` ...), chosen by
 their ``type`` (a discriminator), which client generators turn into a tagged union.
@@ -14,7 +15,7 @@ from collections.abc import Callable
 
 from high_society.record import action_schema, record_schema
 from high_society.serial import JSON, JSONObject
-from high_society.table import payload_schema
+from high_society.table import payload_schema, replay_step_schema, spectator_payload_schema
 
 __all__ = ["LIBRARY_SCHEMA", "add_library_components", "library_components"]
 
@@ -27,6 +28,8 @@ _BY_ID = {
     "urn:high-society:action:v1": "Action",
     "urn:high-society:record:v1": "Record",
     "urn:high-society:seat-payload:v1": "SeatPayload",
+    "urn:high-society:spectator-payload:v1": "SpectatorPayload",
+    "urn:high-society:replay-step:v1": "ReplayStep",
 }
 _PREFIX = "#/components/schemas/"
 
@@ -107,6 +110,8 @@ def library_components() -> dict[str, JSONObject]:
     found["Action"] = _action(_component(action_schema(), found), found)
     found["Record"] = _component(record_schema(), found)
     found["SeatPayload"] = _component(payload_schema(), found)
+    found["SpectatorPayload"] = _component(spectator_payload_schema(), found)
+    found["ReplayStep"] = _component(replay_step_schema(), found)
     for name, schema in found.items():
         title = schema.get("title")
         if title is not None and title != name:

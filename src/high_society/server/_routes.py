@@ -2,10 +2,13 @@
 (:mod:`~high_society.server._edge`), asks the master, and writes the answer; nothing here
 knows a rule of the game.
 
-Tables (``/api/tables``): make one, read its seats, join it, and its record, for anyone.
-A seat's (``Authorization: Bearer TOKEN``): its payload, its moves, its event stream.
+Tables (``/api/tables``): make one, read its seats, join it, its record, and what a
+spectator sees (a payload and an event stream), for anyone. A seat's (``Authorization:
+Bearer TOKEN``): its payload, its moves, its event stream, its seat at the rematch. And
+for anyone: the bots a seat can have, and a recorded game replayed.
 """
 
+import asyncio
 from collections.abc import Callable, Coroutine, Sequence
 from typing import Annotated, Any, cast
 
@@ -17,11 +20,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from high_society.server import _edge as edge
+from high_society.server._bots import BOT_DESCRIPTIONS
 from high_society.server._encoding import fast_json
 from high_society.server._errors import ApiError, ErrorKind, error_for, refused
 from high_society.server._limits import Limits, Rate
 from high_society.server._master import Master
 from high_society.server._models import (
+    BotList,
     CreateTable,
     Error,
     Health,
@@ -29,6 +34,8 @@ from high_society.server._models import (
     JoinTable,
     MoveAccepted,
     MoveRequest,
+    RecordJson,
+    Replay,
     TableCreated,
     TableInfo,
     last_event_id_param,
@@ -37,6 +44,7 @@ from high_society.server._models import (
     table_id_param,
 )
 from high_society.server._notify import Notifier
+from high_society.server._replays import MAX_REPLAY_BYTES, replayed
 from high_society.server._streams import EventStream, StreamSlots, Watcher, seat_events
 from high_society.table import MAX_MOVE_BYTES, Accepted
 
@@ -53,6 +61,7 @@ class Services:
     streams: StreamSlots
     limits: Limits
     tables: Rate
+    replays: Rate
 
 
 def _services(request: Request) -> Services:
@@ -89,12 +98,12 @@ _WHEN = {
     401: "No token, or not a seat's token at this table (kind unauthorized)",
     403: "A reveal (not_allowed), or another seat's action (not_your_seat)",
     404: "No such table (kind not_found)",
-    409: "The table waits for players, has no open seat or has the name "
-    "(conflict); a move numbered for another moment (wrong_number)",
+    409: "The table waits for players, has no open seat or has the name, its game is "
+    "not over for a rematch (conflict); a move numbered for another moment (wrong_number)",
     413: "The body is larger than its bound (kind too_large)",
     422: "Illegal now: the engine's reason code (kind illegal)",
-    429: "Too many event streams for this seat or address, or tables made too fast "
-    "(kind too_many; Retry-After)",
+    429: "Too many event streams for this seat or address, or tables made or records "
+    "replayed too fast (kind too_many; Retry-After)",
     503: "The database cannot answer now, or a bound of the server is reached "
     "(kind unavailable; Retry-After)",
 }
@@ -180,7 +189,7 @@ async def get_table(request: Request) -> Response:
         for row in lobby.seats
     ]
     body = {"table": lobby.table_id, "status": lobby.status, "number": lobby.version}
-    return _json({**body, "seats": seats})
+    return _json({**body, "seats": seats, "rematch": lobby.rematch})
 
 
 @router.post(
@@ -224,6 +233,51 @@ async def record(request: Request) -> Response:
     return Response(
         text, media_type="application/json", headers={"Content-Disposition": disposition}
     )
+
+
+@router.get(
+    "/tables/{table_id}/public",
+    summary="What a spectator sees now (public)",
+    responses={
+        200: {
+            "description": "The spectator payload: the public view, no hand",
+            "content": {
+                "application/json": {"schema": {"$ref": "#/components/schemas/SpectatorPayload"}}
+            },
+        },
+        **_errors(400, 404, 409, 503),
+    },
+    dependencies=_declared(table_id_param, since_param),
+)
+async def public(request: Request) -> Response:
+    """The seat payload's keys, with ``seat``, the view's ``seat`` and ``hand``, and
+    ``legal`` null: what every seat sees alike (R13), and nothing of any hand."""
+    master = _services(request).master
+    since = edge.since(request)
+    try:
+        data = await master.spectator_payload(request.path_params["table_id"], since)
+    except Exception as error:
+        raise error_for(error) from None
+    return Response(data, media_type="application/json")
+
+
+@router.get(
+    "/tables/{table_id}/public/events",
+    summary="A spectator's pushed updates (Server-Sent Events, public)",
+    responses={
+        200: {
+            "description": "text/event-stream: as a seat's stream, with the spectator "
+            "payload as each event's data",
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+        },
+        **_errors(400, 404, 409, 429, 503),
+    },
+    dependencies=_declared(table_id_param, since_param, last_event_id_param),
+)
+async def public_events(request: Request) -> Response:
+    """Bounded per address and per process like a seat's streams (no bound per table)."""
+    table_id: str = request.path_params["table_id"]
+    return await _stream(request, table_id, -1, edge.since(request))
 
 
 # --- A seat's -------------------------------------------------------------------------------
@@ -309,17 +363,22 @@ async def act(request: Request) -> Response:
 async def events(request: Request) -> Response:
     """Actions committed together (a move and the reveal it makes due), or faster than the
     stream sends, come in one event: read its history from since."""
+    since = edge.since(request)
+    table_id, seat = await _seat(request, _services(request).master)
+    return await _stream(request, table_id, seat, since)
+
+
+async def _stream(request: Request, table_id: str, seat: int, since: int) -> Response:
+    """The event stream of ``seat`` (``-1``: a spectator's, with no bound of its own)."""
     services = _services(request)
     master, notifier, slots = services.master, services.notifier, services.streams
-    since = edge.since(request)
-    table_id, seat = await _seat(request, master)
     try:
         await master.at_least(table_id, None)  # a waiting table is refused now
     except Exception as error:
         raise error_for(error) from None
-    key = (table_id, seat)
+    key = (table_id, seat) if seat >= 0 else None
     address = _address(request)
-    if slots.full_for(key):
+    if key is not None and slots.full_for(key):
         raise ApiError(
             ErrorKind.TOO_MANY,
             "TOO_MANY_STREAMS",
@@ -350,6 +409,67 @@ async def events(request: Request) -> Response:
 
     content = seat_events(master, notifier, table_id, seat, since, watch)
     return EventStream(content, watch=watch, watcher=services.watcher, release=release)
+
+
+@router.post(
+    "/tables/{table_id}/rematch",
+    summary="Your seat at the rematch of this finished table",
+    response_model=Joined,
+    responses=_errors(401, 404, 409, 503),
+    dependencies=_declared(table_id_param, seat_param),
+)
+async def rematch(request: Request) -> Response:
+    """The first seat to ask makes the rematch: the same people and bots, each one seat on
+    (another player starts), a fresh shuffle, every person's seat reserved for them. Each
+    person's ask (this table's token) gives their seat there and its token, the same each
+    time they ask. It starts when every person has asked, as a table starts when its
+    last seat is joined; this table's description names it (``rematch``)."""
+    token = edge.token(request)
+    try:
+        made = await _services(request).master.rematch(request.path_params["table_id"], token)
+    except Exception as error:
+        raise error_for(error) from None
+    return _json({"table": made.table_id, "seat": made.seat, "token": made.token})
+
+
+# --- For anyone -----------------------------------------------------------------------------
+
+_BOT_LIST = fast_json(
+    {"bots": [{"label": label, "description": text} for label, text in BOT_DESCRIPTIONS.items()]}
+)
+
+
+@router.get("/bots", summary="The bots a seat can have", response_model=BotList)
+async def bots(request: Request) -> Response:
+    return Response(_BOT_LIST, media_type="application/json")
+
+
+@router.post(
+    "/replays",
+    summary="Check a recorded game and replay it",
+    response_model=Replay,
+    responses=_errors(408, 413, 415, 429),
+    dependencies=[_declared_body(RecordJson)],
+)
+async def replay(request: Request) -> Response:
+    """The library's verdict on the record (as ``high-society validate --json`` gives it:
+    valid, finished, or the first problem with its action's index) and, for the actions
+    before the first refused one, what a viewer is shown after each. A record the
+    library refuses is answered 200 with ``valid`` false. At most 256 KiB of record; one
+    address replays a bounded number of records a minute (429, with Retry-After)."""
+    services = _services(request)
+    wait = services.replays.take(_address(request))
+    if wait:
+        raise ApiError(
+            ErrorKind.TOO_MANY,
+            "TOO_MANY_REPLAYS",
+            f"an address replays at most {services.limits.replays_per_minute:g} records a minute",
+            retry_after=max(1, round(wait + 0.5)),
+        )
+    data = await _body(request, services, MAX_REPLAY_BYTES)
+    # A record is checked and told in a thread: the event loop serves others meanwhile.
+    answer = await asyncio.to_thread(replayed, data)
+    return Response(answer, media_type="application/json")
 
 
 @router.get(

@@ -5,6 +5,7 @@ Each table's actions are rows of ``hs_actions``, numbered from 0; ``hs_tables.ve
 how many there are. The store keeps what it is given: a table's setup and its actions are
 JSON texts it never reads, and ``next`` says who acts next (``person``, ``bot``,
 ``chance`` or ``none``) so that a sweep finds the tables where a bot or the dealer must act.
+``hs_rematches`` links a finished table to its rematch.
 """
 
 import sqlalchemy as sa
@@ -12,10 +13,12 @@ import sqlalchemy as sa
 __all__ = [
     "APPEND_PG",
     "CHANNEL",
+    "MIGRATIONS",
     "SCHEMA_LOCK",
     "SCHEMA_VERSION",
     "actions",
     "metadata",
+    "rematches",
     "schema_table",
     "seats",
     "statements",
@@ -26,8 +29,14 @@ __all__ = [
 CHANNEL = "hs_actions"
 #: The key of the advisory lock that serialises making the schema (PostgreSQL).
 SCHEMA_LOCK = 0x4853_5343  # "HSSC"
-#: The schema's version, kept in ``hs_schema``; a database of another version is refused.
-SCHEMA_VERSION = 1
+#: The schema's version, kept in ``hs_schema``; a database of a later version is refused,
+#: one of an earlier version migrated (:data:`MIGRATIONS`).
+SCHEMA_VERSION = 2
+#: What moves a database from each earlier version to the next, run after the schema's
+#: missing tables are made. 1 to 2: ``hs_rematches`` (made as missing) and the ``reserved``
+#: kind of seat, which a server of version 1 would take for a taken one: the bump keeps
+#: older servers off a database that has them.
+MIGRATIONS: dict[int, tuple[sa.Executable, ...]] = {1: ()}
 
 metadata = sa.MetaData()
 
@@ -60,7 +69,8 @@ seats = sa.Table(
     metadata,
     sa.Column("table_id", sa.String(32), sa.ForeignKey("hs_tables.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
-    sa.Column("kind", sa.String(8), nullable=False),  # person, bot or open
+    # person, bot, open, or reserved (for a person of the table this one is a rematch of)
+    sa.Column("kind", sa.String(8), nullable=False),
     sa.Column("name", sa.String(64), nullable=True),
     sa.Column("bot", sa.String(16), nullable=True),
     # sha256 of the token, hex: a copy of the database does not give the tokens away.
@@ -75,6 +85,15 @@ actions = sa.Table(
     sa.Column("action", sa.Text, nullable=False),
     sa.Column("seat", sa.Integer, nullable=True),  # None for a reveal
     sa.Column("at", sa.Float, nullable=False),
+)
+
+#: A finished table's rematch: made once, whoever asks first (the primary key).
+rematches = sa.Table(
+    "hs_rematches",
+    metadata,
+    sa.Column("old_id", sa.String(32), primary_key=True),
+    # No foreign keys: a table and its rematch are deleted in their own time.
+    sa.Column("new_id", sa.String(32), nullable=False),
 )
 
 sa.Index("hs_tables_next", tables.c.status, tables.c.next)
@@ -143,6 +162,11 @@ def statements(dialect: str = "sqlite") -> dict[str, sa.ClauseElement]:
         "take_seat": seats.update()
         .where(seat_rows, seats.c.seat == sa.bindparam("at_seat"))
         .values(kind="person", name=sa.bindparam("new_name"), token_hash=sa.bindparam("new_hash")),
+        "seat_hash": sa.select(seats.c.kind, seats.c.token_hash).where(
+            seat_rows, seats.c.seat == sa.bindparam("at_seat")
+        ),
+        "rematch_of": sa.select(rematches.c.new_id).where(rematches.c.old_id == _ID),
+        "insert_rematch": rematches.insert(),
         "start": tables.update()
         .where(the_table, tables.c.status == "waiting")
         .values(
@@ -165,6 +189,9 @@ def statements(dialect: str = "sqlite") -> dict[str, sa.ClauseElement]:
             )
         )
         .limit(500),
+        "delete_rematches": rematches.delete().where(
+            sa.or_(rematches.c.old_id == _ID, rematches.c.new_id == _ID)
+        ),
         "delete_actions": actions.delete().where(actions.c.table_id == _ID),
         "delete_seats": seats.delete().where(seats.c.table_id == _ID),
         "delete_table": tables.delete().where(the_table),

@@ -62,9 +62,14 @@ class Conflict(Exception):
         self.message = message
 
 
+#: The kinds of seat that wait for a person: a table starts when it has none.
+_WAITING_KINDS = ("open", "reserved")
+
+
 @attrs.frozen
 class SeatRow:
-    """One seat as stored: ``kind`` is ``person``, ``bot`` or ``open``."""
+    """One seat as stored: ``kind`` is ``person``, ``bot``, ``open`` or ``reserved`` (for
+    a named person of the table this one is a rematch of, until they claim it)."""
 
     seat: int
     kind: str
@@ -98,12 +103,14 @@ class Stored:
 
 @attrs.frozen
 class Lobby:
-    """A table's public description: its seats and where the game is."""
+    """A table's public description: its seats, where the game is, and its rematch's id
+    once someone asked for one."""
 
     table_id: str
     status: str
     version: int
     seats: tuple[SeatRow, ...]
+    rematch: str | None = None
 
 
 def check_database(url: str) -> None:
@@ -163,33 +170,70 @@ class Store:
         self, table_id: str, rows: Sequence[SeatRow], bot_seed: int, opening: Opening | None
     ) -> None:
         """Store a new table with its seats; ``opening`` starts it at once (no open seat)."""
-        now = time.time()
+        self._db.write(lambda cursor: _insert(cursor, table_id, rows, bot_seed, opening))
 
-        def insert(cursor: Cursor) -> None:
-            cursor.run(
-                "insert_table",
-                id=table_id,
-                status="waiting",
-                version=0,
-                next="none",
-                setup=None,
-                bot_seed=bot_seed,
-                created=now,
-                updated=now,
-            )
-            for row in rows:
-                cursor.run("insert_seat", table_id=table_id, **attrs.asdict(row))
-            if opening is not None:
-                _start(cursor, table_id, opening, now)
+    def rematch(
+        self, old_id: str, new_id: str, rows: Sequence[SeatRow], bot_seed: int
+    ) -> tuple[str, bool]:
+        """The rematch of the table ``old_id``: the one made already, else a new waiting
+        table ``new_id`` with ``rows``, linked to it, made here once whoever asks at once
+        (the old table's row is locked first). Return its id and whether it was made now.
 
-        self._db.write(insert)
+        Raises:
+            NotFound: no table ``old_id``.
+        """
+
+        def link(cursor: Cursor) -> tuple[str, bool]:
+            if cursor.first("row_locked", id=old_id) is None:
+                raise NotFound(old_id)
+            found = cursor.first("rematch_of", id=old_id)
+            if found is not None:
+                return str(found[0]), False
+            _insert(cursor, new_id, rows, bot_seed, None)
+            cursor.run("insert_rematch", old_id=old_id, new_id=new_id)
+            return new_id, True
+
+        return self._db.write(link)
+
+    def claim(
+        self,
+        table_id: str,
+        seat: int,
+        token_hash: str,
+        opening: Callable[[tuple[SeatRow, ...]], Opening],
+    ) -> bool:
+        """Give the reserved ``seat`` its person's token (its hash); when no seat is open or
+        reserved after that, start the table with ``opening(seats)``. Return whether the
+        table started now. A claim made already with this hash changes nothing.
+
+        Raises:
+            NotFound, Conflict: no such table or seat; the seat is not reserved
+                (``NOT_RESERVED``).
+        """
+
+        def take(cursor: Cursor) -> bool:
+            locked = cursor.first("row_locked", id=table_id)
+            found = cursor.first("seat_hash", id=table_id, at_seat=seat)
+            if locked is None or found is None:
+                raise NotFound(table_id)
+            kind, stored = found
+            if kind == "person" and stored == token_hash:
+                return False
+            if kind != "reserved" or locked[0] != "waiting":
+                raise Conflict("NOT_RESERVED", "that seat is not reserved for this person")
+            rows = _seats(cursor, table_id)
+            name = rows[seat].name
+            cursor.run("take_seat", id=table_id, at_seat=seat, new_name=name, new_hash=token_hash)
+            return _start_if_full(cursor, table_id, rows, seat, opening)
+
+        return self._db.write(take)
 
     def join(
         self,
         table_id: str,
         name: str,
         token_hash: str,
-        opening: Callable[[tuple[SeatRow, ...]], Opening | None],
+        opening: Callable[[tuple[SeatRow, ...]], Opening],
     ) -> tuple[int, bool]:
         """Give the first open seat of a waiting table to the person ``name``; when no
         seat is open after that, start the table with ``opening(seats)``. Return the seat
@@ -204,24 +248,15 @@ class Store:
             locked = cursor.first("row_locked", id=table_id)
             if locked is None:
                 raise NotFound(table_id)
-            if locked[0] != "waiting":
-                raise Conflict("NO_OPEN_SEAT", "the table has no open seat")
             rows = _seats(cursor, table_id)
+            seat = next((row.seat for row in rows if row.kind == "open"), None)
+            if locked[0] != "waiting" or seat is None:
+                raise Conflict("NO_OPEN_SEAT", "the table has no open seat")
             if any(row.name == name for row in rows):
                 raise Conflict("NAME_TAKEN", "another seat at this table has that name")
-            seat = next(row.seat for row in rows if row.kind == "open")
             cursor.run("take_seat", id=table_id, at_seat=seat, new_name=name, new_hash=token_hash)
-            taken = tuple(
-                attrs.evolve(row, kind="person", name=name) if row.seat == seat else row
-                for row in rows
-            )
-            if any(row.kind == "open" for row in taken):
-                return seat, False
-            started = opening(taken)
-            if started is None:
-                return seat, False
-            _start(cursor, table_id, started, time.time())
-            return seat, True
+            named = tuple(attrs.evolve(row, name=name) if row.seat == seat else row for row in rows)
+            return seat, _start_if_full(cursor, table_id, named, seat, opening)
 
         return self._db.write(take)
 
@@ -236,7 +271,9 @@ class Store:
             if row is None:
                 raise NotFound(table_id)
             rows = _seats(cursor, table_id)
-        return Lobby(table_id, str(row[0]), int(row[1]), rows)
+            rematch = cursor.first("rematch_of", id=table_id)
+        new_id = None if rematch is None else str(rematch[0])
+        return Lobby(table_id, str(row[0]), int(row[1]), rows, new_id)
 
     def hashes(self, table_id: str) -> tuple[dict[str, int], bool]:
         """The seats' token hashes (``{hash: seat}``), and whether every seat is taken
@@ -250,7 +287,7 @@ class Store:
                 raise NotFound(table_id)
             rows = cursor.all("hashes", id=table_id)
         found = {str(h): int(seat) for seat, _, h in rows if h is not None}
-        return found, all(kind != "open" for _, kind, _ in rows)
+        return found, all(kind not in _WAITING_KINDS for _, kind, _ in rows)
 
     # --- Reading a game ---------------------------------------------------------------------
 
@@ -360,7 +397,7 @@ class Store:
                 )
             ]
             for table_id in gone:
-                for name in ("delete_actions", "delete_seats", "delete_table"):
+                for name in ("delete_rematches", "delete_actions", "delete_seats", "delete_table"):
                     cursor.run(name, id=table_id)
             return gone
 
@@ -528,6 +565,48 @@ def _seats(cursor: Cursor, table_id: str) -> tuple[SeatRow, ...]:
         SeatRow(int(seat), str(kind), name, bot)
         for seat, kind, name, bot in cursor.all("seats", id=table_id)
     )
+
+
+def _insert(
+    cursor: Cursor,
+    table_id: str,
+    rows: Sequence[SeatRow],
+    bot_seed: int,
+    opening: Opening | None,
+) -> None:
+    """A new table with its seats; ``opening`` starts it at once."""
+    now = time.time()
+    cursor.run(
+        "insert_table",
+        id=table_id,
+        status="waiting",
+        version=0,
+        next="none",
+        setup=None,
+        bot_seed=bot_seed,
+        created=now,
+        updated=now,
+    )
+    for row in rows:
+        cursor.run("insert_seat", table_id=table_id, **attrs.asdict(row))
+    if opening is not None:
+        _start(cursor, table_id, opening, now)
+
+
+def _start_if_full(
+    cursor: Cursor,
+    table_id: str,
+    rows: tuple[SeatRow, ...],
+    seat: int,
+    opening: Callable[[tuple[SeatRow, ...]], Opening],
+) -> bool:
+    """Start the table with ``opening`` if no seat waits for a person once ``seat`` (of
+    ``rows``, as they were) is a person's; say whether it started."""
+    taken = tuple(attrs.evolve(row, kind="person") if row.seat == seat else row for row in rows)
+    if any(row.kind in _WAITING_KINDS for row in taken):
+        return False
+    _start(cursor, table_id, opening(taken), time.time())
+    return True
 
 
 def _start(cursor: Cursor, table_id: str, opening: Opening, now: float) -> None:

@@ -46,7 +46,8 @@ _RESET = struct.pack("ii", 1, 0)
 class StreamSlots:
     """How many event streams are open, per key (a seat of a table, a client's address)
     and in all, against their bounds: ``per_key`` for each key of the first kind,
-    ``per_address`` for the second."""
+    ``per_address`` for the second. A spectator's stream has no key of the first kind:
+    only its address and the total bound it."""
 
     def __init__(self, per_key: int, total: int, per_address: int = 32) -> None:
         self.per_key = per_key
@@ -74,8 +75,9 @@ class StreamSlots:
         return self._count >= self.total
 
     def take(self, key: object, address: str) -> Callable[[], None]:
-        """Count a stream of ``key`` from ``address``; return what releases it (once)."""
-        keys = (key, ("address", address))
+        """Count a stream of ``key`` (``None``: a spectator's) from ``address``; return what
+        releases it (once)."""
+        keys = ((key,) if key is not None else ()) + (("address", address),)
         for counted in keys:
             self._open[counted] = self._open.get(counted, 0) + 1
         self._count += 1
@@ -143,9 +145,10 @@ class Watcher:
 async def seat_events(
     master: Master, notifier: Notifier, table_id: str, seat: int, since: int, watch: Watch
 ) -> AsyncGenerator[bytes, None]:
-    """The events of one seat's stream: its payload now (the history from ``since``), then
-    after each wake-up that brings a later version, until the game's end; a comment when
-    the watcher asks for one. While the database is away, the stream waits for it."""
+    """The events of one seat's stream (seat ``-1``: a spectator's): its payload now (the
+    history from ``since``), then after each wake-up that brings a later version, until
+    the game's end; a comment when the watcher asks for one. While the database is away,
+    the stream waits for it."""
     last = -1
     wake = watch.wake
     while True:

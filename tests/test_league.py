@@ -40,7 +40,13 @@ from high_society.bots import AnyBot, Bot, HeuristicBot, PassBot, RandomBot
 from high_society.encoding import action_id
 from high_society.errors import InvalidConfigError
 from high_society.host import play
-from high_society.learned import LearnedBot, PolicyNetwork, shipped_network
+from high_society.learned import (
+    LearnedBot,
+    PolicyNetwork,
+    SampledPolicy,
+    save_network,
+    shipped_network,
+)
 from high_society.observation import observation_size
 from high_society.strangers import STRANGERS, StrangerBot
 
@@ -153,7 +159,8 @@ def test_numpy_policies_in_the_batch_decide_as_the_reducers_bots(players: int) -
         players,
     )
     policies: list[tuple[BatchPolicy, Bot]] = [
-        (shipped_network(players), LearnedBot()),
+        (shipped_network(players), LearnedBot(greedy=True)),
+        (SampledPolicy(shipped_network(players), 11), LearnedBot(11)),
         (full, LearnedBot(network=full)),
     ]
     policies += [
@@ -262,6 +269,37 @@ def test_ratings_and_cross_play_from_batch_games() -> None:
             roster_entry(bad, 4)
 
 
+def test_a_network_in_the_roster_plays_sampled_unless_greedy(tmp_path: Path) -> None:
+    name, sampled = roster_entry("learned", 4, seed=9)
+    assert name == "learned"
+    assert isinstance(sampled, SampledPolicy)
+    assert sampled.seed == 9
+    assert sampled.network.players == 4
+    assert roster_entry("learned", 4)[1].seed == 0  # type: ignore[union-attr]
+    name, greedy = roster_entry("learned,greedy", 5)
+    assert name == "learned,greedy"
+    assert isinstance(greedy, PolicyNetwork)
+    assert greedy.players == 5
+    path = tmp_path / "net.npz"
+    save_network(shipped_network(3), path)
+    assert isinstance(roster_entry(str(path), 3, seed=2)[1], SampledPolicy)
+    assert isinstance(roster_entry(f"{path},greedy", 3)[1], PolicyNetwork)
+    for bad in ("heuristic,greedy", "careful,greedy", "learned,greedy,greedy", f"{path},greedy"):
+        with pytest.raises(InvalidConfigError):
+            roster_entry(bad, 4)
+    # Sampled tables differ from greedy ones, and with the seed; the same seed, the same.
+    lineups = np.zeros((40, 4), dtype=np.int64)
+    lineups[:, 0] = 1
+    heuristic = roster_entry("heuristic", 4)
+    first = play_tables(4, [roster_entry("learned", 4, seed=1), heuristic], lineups, seed=3)
+    again = play_tables(4, [roster_entry("learned", 4, seed=1), heuristic], lineups, seed=3)
+    other = play_tables(4, [roster_entry("learned", 4, seed=2), heuristic], lineups, seed=3)
+    plain = play_tables(4, [roster_entry("learned,greedy", 4), heuristic], lineups, seed=3)
+    assert np.array_equal(first, again)
+    assert not np.array_equal(first, other)
+    assert not np.array_equal(first, plain)
+
+
 def test_the_commands_print_their_tables() -> None:
     from high_society.cli import exploitability, ratings
 
@@ -280,6 +318,12 @@ def test_the_commands_print_their_tables() -> None:
     )
     assert "best response (1 updates, seed 1) against 2 thrifty" in out.getvalue()
     assert "thrifty itself in that seat" in out.getvalue()
+    out = io.StringIO()
+    exploitability.run(
+        argparse.Namespace(bot="learned", players=3, updates=1, games=20, envs=8, seed=1), out
+    )
+    assert "against 2 learned" in out.getvalue()
+    assert "learned itself in that seat" in out.getvalue()
 
 
 _ODD = st.one_of(

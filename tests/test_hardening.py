@@ -4,6 +4,7 @@ bad setting is refused with ``InvalidConfigError`` before anything trains. Nothi
 depends on timing.
 """
 
+import attrs
 import numpy as np
 import pytest
 
@@ -58,6 +59,9 @@ def test_it_runs_its_rounds_and_is_seeded(start: PolicyNetwork) -> None:
     # Responses found before join the mix: the run differs from one without them.
     continued = harden(start, seed=5, config=_CONFIG, responses=(start,))
     assert not _same(continued, bot)
+    # A bot hardened as it plays sampled meets other tables than a greedy one.
+    sampled = harden(start, seed=5, config=attrs.evolve(_CONFIG, sampled=True))
+    assert not _same(sampled, bot)
 
 
 def test_the_policy_starts_where_it_is_told_and_waits_for_the_value_network(
@@ -109,6 +113,7 @@ def test_the_round_pool_gives_each_kind_its_share(start: PolicyNetwork) -> None:
             "bot_updates",
         ),
         (lambda: HardeningConfig(first_round=0), "first_round"),
+        (lambda: HardeningConfig(sampled=1), "sampled must be a bool"),  # type: ignore[arg-type]
         (
             lambda: HardeningConfig(bot="fast"),  # type: ignore[arg-type]
             "bot",

@@ -68,7 +68,7 @@ def test_the_old_name_of_the_weights_file_still_works_and_warns() -> None:
 def test_it_plays_only_legal_actions(players: int) -> None:
     decisions = 0
     for seed in range(8):
-        bots = [LearnedBot(seed)] + [
+        bots = [LearnedBot(seed, sampled=seed % 2 == 1)] + [
             (HeuristicBot if i % 2 else RandomBot)(seed * 10 + i) for i in range(1, players)
         ]
         for step in play(bots, seed=seed):
@@ -86,9 +86,7 @@ def test_it_is_deterministic(players: int) -> None:
     bots: list[AnyBot] = [LearnedBot(), *(HeuristicBot(i) for i in range(players - 1))]
     states = [s.before for s in play(bots, seed=1) if s.before.phase is Phase.AUCTION]
     # The same seed, the same moves; another seed draws others where the network hesitates.
-    assert [LearnedBot(1).choose(s) for s in states] == [LearnedBot(1).choose(s) for s in states]
-    greedy = [LearnedBot(1, greedy=True).choose(s) for s in states]
-    assert greedy == [LearnedBot(2, greedy=True).choose(s) for s in states]
+    assert [LearnedBot(1).choose(s) for s in states] == [LearnedBot(2).choose(s) for s in states]
     with pytest.raises(InvalidConfigError, match="no learned weights ship for 6 players"):
         shipped_network(6)
 
@@ -109,7 +107,8 @@ def _full_network(players: int) -> PolicyNetwork:
 def _auction_states(games: int) -> list[GameState]:
     states = []
     for seed in range(games):
-        bots: list[AnyBot] = [LearnedBot(seed), HeuristicBot(seed), HeuristicBot(seed + 1)]
+        bots: list[AnyBot] = [LearnedBot(seed, sampled=True), HeuristicBot(seed)]
+        bots.append(HeuristicBot(seed + 1))
         bots.append(RandomBot(seed))
         states += [
             s.before
@@ -122,8 +121,8 @@ def _auction_states(games: int) -> list[GameState]:
 def test_the_sampled_bot_is_the_same_for_a_seed_and_differs_across_seeds() -> None:
     states = _auction_states(4)
     observations = np.array([observation_tensor(s, s.turn) for s in states], np.float32)
-    moves = {seed: [LearnedBot(seed).choose(s) for s in states] for seed in range(6)}
-    assert moves[3] == [LearnedBot(3).choose(s) for s in states]
+    moves = {seed: [LearnedBot(seed, sampled=True).choose(s) for s in states] for seed in range(6)}
+    assert moves[3] == [LearnedBot(3, sampled=True).choose(s) for s in states]
     assert len({tuple(m) for m in moves.values()}) == 6  # every seed plays its own way
     policy = SampledPolicy(shipped_network(4), 3)
     assert [action_id(m) != 0 for m in moves[3]] == policy.bids(observations).tolist()
@@ -134,8 +133,8 @@ def test_the_sampled_bot_is_the_same_for_a_seed_and_differs_across_seeds() -> No
     assert not np.array_equal(draws, decision_draws(observations, 4))
     assert np.array_equal(draws, decision_draws(observations, 3 + 2**64))  # seed mod 2**64
     # Greedy play is one fixed policy: the more likely move, whatever the seed.
-    greedy = [LearnedBot(1, greedy=True).choose(s) for s in states]
-    assert greedy == [LearnedBot(2, greedy=True).choose(s) for s in states]
+    greedy = [LearnedBot(1).choose(s) for s in states]
+    assert greedy == [LearnedBot(2).choose(s) for s in states]
     probabilities = shipped_network(4).bid_probabilities(observations)
     assert [action_id(m) != 0 for m in greedy] == (probabilities > 0.5).tolist()
     with pytest.raises(InvalidConfigError, match="two-output"):
@@ -188,7 +187,7 @@ def test_it_decides_on_the_observations_it_was_trained_on() -> None:
     outputs = network(batch.observations() * scale)
     cheapest = batch.policy_actions("cheapest")
     for k, state in enumerate(states):
-        played = action_id(LearnedBot(greedy=True).choose(state))
+        played = action_id(LearnedBot().choose(state))
         assert played == (int(cheapest[k]) if outputs[k, 1] > outputs[k, 0] else 0)
 
 

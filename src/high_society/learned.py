@@ -8,10 +8,10 @@
 tanh units, were trained with PPO in a league (``python3 tasks.py train``; docs/ai.md);
 their weights ship with the package, one file per player count
 (``high_society/data/learned-3p.npz``, ``-4p``, ``-5p``; float32), and need only numpy to
-run. It samples its move from the network's two probabilities, each draw a hash of the
+run. It plays the higher of its outputs, so it is deterministic; ``sampled=True`` draws
+its move from the network's two probabilities instead, each draw a hash of the
 observation keyed by the bot's seed (:class:`SampledPolicy`): deterministic for a seed,
-unpredictable across seeds (``greedy=True`` plays the more likely move). For Faux Pas it
-discards its lowest luxury card.
+unpredictable across seeds. For Faux Pas it discards its lowest luxury card.
 
 The policy format (:func:`save_network`, :func:`load_network`) holds any network the
 vector environment trains: two outputs (pass, cheapest bid) or one per action id
@@ -23,9 +23,11 @@ Needs numpy: ``pip install '.[learned]'`` in a clone of the project.
 
 >>> from high_society import Reveal, StatusCard, apply, is_legal, new_game
 >>> state = apply(new_game(4), Reveal(StatusCard.LUXURY_8))
->>> bot = LearnedBot(7)
+>>> bot = LearnedBot()
 >>> is_legal(state, bot.choose(state)), bot.choose(state) == LearnedBot(7).choose(state)
 (True, True)
+>>> LearnedBot(7, sampled=True).choose(state) == LearnedBot(7, sampled=True).choose(state)
+True
 """
 
 import io
@@ -359,8 +361,8 @@ class SampledPolicy:
     """A two-output network played as a stochastic policy: the cheapest bid with the
     probability of :meth:`PolicyNetwork.bid_probabilities`, drawn by
     :func:`decision_draws` keyed by ``seed``. Deterministic for a seed (the same
-    observation, the same move), unpredictable across seeds: the learned bot plays so,
-    seeded anew for every game of a tournament. A
+    observation, the same move), unpredictable across seeds: the learned bot plays so
+    with ``sampled=True``, seeded anew for every game of a tournament. A
     :class:`~high_society.batch.policies.BatchPolicy`.
 
     Raises:
@@ -397,18 +399,17 @@ def _never(observations: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
 
 class LearnedBot:
     """Plays a policy network (see the module's description): by default the shipped one
-    for the game's number of players, sampled (:class:`SampledPolicy`): the cheapest bid
-    with the network's probability, each draw a hash of what the seat sees keyed by the
-    bot's seed. So the bot is deterministic for a seed and unpredictable across seeds (a
-    tournament seeds each game's bots anew), and three copies of it at a table are not one
-    fixed strategy that a best response learns to beat.
+    for the game's number of players, greedily (the more likely move), so it is
+    deterministic.
 
     Args:
-        seed: keys the draws (``None``: 0).
+        seed: keys the draws of a sampled bot (``None``: 0); a greedy bot ignores it.
         network: another network to play (from :func:`load_network`); it plays only games
             of its ``players``.
-        greedy: play the network's more likely move instead of sampling (the best legal
-            id is always played for a network of the full action space).
+        sampled: draw each move with the network's probability (:class:`SampledPolicy`),
+            each draw a hash of what the seat sees keyed by ``seed``: deterministic for a
+            seed, unpredictable across seeds (a tournament seeds each game's bots anew).
+            A network of the full action space always plays its best legal id.
     """
 
     def __init__(
@@ -416,14 +417,14 @@ class LearnedBot:
         seed: int | None = None,
         *,
         network: PolicyNetwork | None = None,
-        greedy: bool = False,
+        sampled: bool = False,
     ) -> None:
         self.seed = 0 if seed is None else seed
         self.network = network
-        self.greedy = greedy
+        self.sampled = sampled
 
     def choose(self, state: GameState) -> Action:
-        """Pass or the cheapest bid, as the network draws it (or prefers it, ``greedy``;
+        """Pass or the cheapest bid, as the network prefers it (or draws it, ``sampled``;
         the best legal id, for a network of the full action space); the lowest luxury
         card for a Faux Pas.
 
@@ -438,9 +439,9 @@ class LearnedBot:
                 ids = np.array(legal_action_ids(state), dtype=np.int64)
                 x = np.array(observation_tensor(state, state.turn), dtype=np.float32)
                 return action_from_id(state, int(ids[np.argmax(network.evaluate(x)[ids])]))
-            if self.greedy:
-                return reduced_choice(state, network.bids)
-            return reduced_choice(state, SampledPolicy(network, self.seed).bids)
+            if self.sampled:
+                return reduced_choice(state, SampledPolicy(network, self.seed).bids)
+            return reduced_choice(state, network.bids)
         return reduced_choice(state, _never)
 
     def _network(self, players: int) -> PolicyNetwork:

@@ -5,7 +5,8 @@ beat three of it in minutes (``high-society exploitability``). :func:`harden` cl
 it can, as OpenSpiel's PSRO grows a population with best-response oracles: each round it
 
 1. trains a *best response*: PPO in one seat against three copies of the current bot,
-   played as it ships (sampled, :class:`~high_society.learned.SampledPolicy`);
+   played as it ships (greedily; or sampled, :class:`~high_society.learned.SampledPolicy`,
+   with ``HardeningConfig.sampled``);
 2. freezes it into the league, beside the best responses of the rounds before;
 3. trains the bot on from its current weights against a mix of those best responses,
    the league's compiled styles (:data:`~high_society.batch.league.TRAINING_STYLES`),
@@ -72,7 +73,7 @@ class RoundShares:
     Attributes:
         responses: the best responses found so far, equally.
         styles: the compiled styles of the league, with their own weights.
-        bot: the bot as it was when the round began, sampled.
+        bot: the bot as it was when the round began.
 
     Raises:
         InvalidConfigError: a share that is not a number >= 0, or ``responses`` 0 (the
@@ -103,6 +104,8 @@ class HardeningConfig:
         shares: the mix of its opponents.
         first_round: the number of the first round (its seeds follow from it), to continue
             a run with the best responses it found.
+        sampled: the bot plays sampled against its best response and in the mix (its
+            draws keyed by the round's seed), not greedily.
 
     Raises:
         InvalidConfigError: ``rounds``, ``response_updates`` or ``bot_updates`` not an
@@ -123,6 +126,7 @@ class HardeningConfig:
     )
     shares: RoundShares = attrs.field(factory=RoundShares, validator=_instance(RoundShares))
     first_round: int = attrs.field(default=1, validator=_count(1))
+    sampled: bool = attrs.field(default=False, validator=_instance(bool))
 
 
 #: Called after each round with the round (from 1), its best response and the new bot.
@@ -162,7 +166,9 @@ def harden(
     found = list(responses)
     for round_ in range(config.first_round, config.first_round + config.rounds):
         base = seed * 1000 + round_ * 10
-        target = SampledPolicy(bot, base + 1)
+        target: PolicyNetwork | SampledPolicy = bot
+        if config.sampled:
+            target = SampledPolicy(bot, base + 1)
         response = train(
             players,
             [target],
@@ -187,7 +193,7 @@ def harden(
 
 
 def round_pool(
-    responses: Sequence[PolicyNetwork], bot: SampledPolicy, shares: RoundShares
+    responses: Sequence[PolicyNetwork], bot: PolicyNetwork | SampledPolicy, shares: RoundShares
 ) -> tuple[list[Opponent], list[float]]:
     """The opponents the bot retrains against in a round, with their weights (of a
     seat's draw, summing to 1): the league's compiled styles (``shares.styles``, split by

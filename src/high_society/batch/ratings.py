@@ -47,9 +47,9 @@ def roster_entry(name: str, players: int, seed: int = 0) -> Entry:
     (``heuristic``, ``classic``, ``cautious``, ``pass``, ``random``, ``cheapest``; the
     first two take ``,boldness=X``), ``learned`` (the shipped network for ``players``), a
     stranger of :data:`~high_society.strangers.STRANGERS`, or the path of a saved network
-    (ending in ``.npz``). A network plays as the learned bot does: sampled
-    (:class:`~high_society.learned.SampledPolicy`), its draws keyed by ``seed``; a name
-    ending in ``,greedy`` plays it greedily (the more likely move).
+    (ending in ``.npz``). A network plays as the learned bot does, greedily (the more
+    likely move); a name ending in ``,sampled`` plays it sampled
+    (:class:`~high_society.learned.SampledPolicy`), its draws keyed by ``seed``.
 
     Raises:
         InvalidConfigError: none of these, a bad boldness, or a network that cannot be
@@ -67,17 +67,17 @@ def roster_entry(name: str, players: int, seed: int = 0) -> Entry:
             raise InvalidConfigError(f"bad boldness in {name!r}") from None
     if name in STRANGERS:
         return name, STRANGERS[name]
-    path, greedy = name.removesuffix(",greedy"), name.endswith(",greedy")
+    path, sampled = name.removesuffix(",sampled"), name.endswith(",sampled")
     if path == "learned" or path.endswith(".npz"):
         network = shipped_network(players) if path == "learned" else load_network(path)
         if network.players != players:
             raise InvalidConfigError(f"{name!r} plays {network.players} players, not {players}")
-        if greedy or network.full_actions:
-            return name, network
-        return name, SampledPolicy(network, seed)
+        if sampled and not network.full_actions:
+            return name, SampledPolicy(network, seed)
+        return name, network
     raise InvalidConfigError(
         f"unknown player {name!r}: a compiled bot, learned, a stranger "
-        f"({', '.join(STRANGERS)}) or a network's .npz (either with ',greedy' or not)"
+        f"({', '.join(STRANGERS)}) or a network's .npz (either with ',sampled' or not)"
     )
 
 

@@ -119,6 +119,10 @@ class TrainingConfig:
             every other seat (the others draw each seat apart).
         value_warmup: updates at the start in which only the value network learns (for a
             policy that starts from a trained one).
+        sampled_snapshots: the frozen copies play sampled
+            (:class:`~high_society.learned.SampledPolicy`, as the learner does while it
+            trains), not greedily (as the learned bot plays, and as the shipped networks'
+            leagues had them).
     """
 
     games: int = 1024
@@ -135,6 +139,7 @@ class TrainingConfig:
     snapshot_share: float = 0.5
     same_table: float = 0.5
     value_warmup: int = 0
+    sampled_snapshots: bool = False
 
 
 @attrs.frozen
@@ -163,13 +168,12 @@ def train(
 ) -> PolicyNetwork:
     """Train a pass-or-cheapest policy for ``players`` seats against ``opponents`` (drawn
     per game and seat with ``weights``) and, with ``config.snapshot_every``, frozen copies
-    of itself, played as they were trained: sampled
-    (:class:`~high_society.learned.SampledPolicy`). ``initial`` (a two-output network of
-    ``players`` seats and two hidden layers of ``config.hidden`` units) is where the policy
-    starts, else it starts anew; the value network always starts anew and learns alone for
-    the first ``config.value_warmup`` updates. ``report`` is called every
-    ``report_every`` updates. The run is the same for the same arguments on any machine
-    (seeded; numpy on one thread).
+    of itself (greedy, or sampled with ``config.sampled_snapshots``). ``initial`` (a
+    two-output network of ``players`` seats and two hidden layers of ``config.hidden``
+    units) is where the policy starts, else it starts anew; the value network always
+    starts anew and learns alone for the first ``config.value_warmup`` updates.
+    ``report`` is called every ``report_every`` updates. The run is the same for the same
+    arguments on any machine (seeded; numpy on one thread).
 
     Raises:
         InvalidConfigError: ``initial`` does not have that shape.
@@ -200,7 +204,7 @@ def train(
         seed=seed,
     )
     observations, _ = env.reset(seed=seed)
-    frozen: list[SampledPolicy] = []
+    frozen: list[PolicyNetwork | SampledPolicy] = []
     start = time.process_time()
     finished: list[float] = []
     games = 0
@@ -210,7 +214,10 @@ def train(
         games += len(batch.ended)
         _update(policy, value, batch, config, rng, learn_policy=update > config.value_warmup)
         if config.snapshot_every and update % config.snapshot_every == 0:
-            snapshot = SampledPolicy(policy.network(players), seed * 1_000_003 + update)
+            network = policy.network(players)
+            snapshot: PolicyNetwork | SampledPolicy = network
+            if config.sampled_snapshots:
+                snapshot = SampledPolicy(network, seed * 1_000_003 + update)
             frozen = [*frozen, snapshot][-config.snapshots :]
             share = config.snapshot_share / len(frozen)
             mix = [*(base / base.sum() * (1 - config.snapshot_share)), *([share] * len(frozen))]

@@ -1,6 +1,7 @@
 """Train the learned bots: PPO in numpy on the batch engine, in a league, for 3, 4 and 5 players.
 
     python3 tasks.py train [--players 3 4 5] [--updates 600] [--seed 1] [--out-dir DIR]
+    python3 tasks.py train --players 4 --start learned --updates 0 --harden 4 --seed 7 --out-dir DIR
 
 (or ``python examples/train_league.py ...`` with the ``batch`` and ``pettingzoo``
 extras). For each player count, :func:`high_society.batch.training.train` trains a
@@ -9,9 +10,16 @@ pass-or-cheapest policy against the league of :func:`high_society.batch.league.t
 frozen copies of itself; ``--extra PATH`` adds a saved network (a former learned bot) to
 the league. Every ``--eval-every`` updates it writes a line of the learning curve (CPU
 time, games, the learner's win share while sampling) to ``--curve`` and saves the policy
-to ``DIR/learned-Np.npz``. The run is the same on any machine for the same arguments
-(seeded, one thread). The held-out opponents (:mod:`high_society.strangers`) are not
-used here. Not part of CI.
+to ``DIR/learned-Np.npz``. ``--start PATH`` (or ``learned``, the shipped network) starts
+from a saved policy instead of anew. ``--harden ROUNDS`` then runs
+:func:`high_society.batch.hardening.harden` on the result: rounds of a best response
+against the bot, frozen into the league, and the bot trained on against them
+(``--response-updates``, ``--bot-updates`` each; ``--shares`` the mix), saving the bot and
+the round's best response (``DIR/learned-Np.npz``, ``DIR/response-Np-rR.npz``) after
+every round; with ``--updates 0`` only the rounds run. A run continues another with the
+best responses found before (``--response PATH``, repeated) and ``--first-round``. The
+run is the same on any machine for the same arguments (seeded, one thread). The held-out
+opponents (:mod:`high_society.strangers`) are not used here. Not part of CI.
 """
 
 import os
@@ -23,9 +31,17 @@ import argparse  # noqa: E402
 import csv  # noqa: E402
 from pathlib import Path  # noqa: E402
 
+import attrs  # noqa: E402
+
+from high_society.batch.hardening import HardeningConfig, RoundShares, harden  # noqa: E402
 from high_society.batch.league import training_pool  # noqa: E402
 from high_society.batch.training import Progress, TrainingConfig, train  # noqa: E402
-from high_society.learned import PolicyNetwork, load_network, save_network  # noqa: E402
+from high_society.learned import (  # noqa: E402
+    PolicyNetwork,
+    load_network,
+    save_network,
+    shipped_network,
+)
 
 
 def main() -> None:
@@ -45,6 +61,22 @@ def main() -> None:
     parser.add_argument("--extra", action="append", default=[], help="a network to add")
     parser.add_argument("--out-dir", default="src/high_society/data")
     parser.add_argument("--curve", default="learning-curve.csv")
+    parser.add_argument("--start", help="a network to start from (or 'learned')")
+    parser.add_argument("--harden", type=int, default=0, metavar="ROUNDS")
+    parser.add_argument("--response-updates", type=int, default=150)
+    parser.add_argument("--bot-updates", type=int, default=150)
+    parser.add_argument(
+        "--response", action="append", default=[], help="a best response found before"
+    )
+    parser.add_argument(
+        "--shares",
+        type=float,
+        nargs=3,
+        default=(0.4, 0.3, 0.3),
+        metavar=("RESPONSES", "STYLES", "BOT"),
+        help="the opponents' mix while the bot retrains (RoundShares)",
+    )
+    parser.add_argument("--first-round", type=int, default=1, help="to number continued runs")
     args = parser.parse_args()
     config = TrainingConfig(
         games=args.games,
@@ -71,17 +103,49 @@ def main() -> None:
                 print(f"{players}p {progress}", flush=True)
                 save_network(network, out)
 
-            network = train(
-                players,
-                opponents,
-                weights=weights,
-                updates=args.updates,
-                seed=args.seed,
-                config=config,
-                report=report,
-                report_every=args.eval_every,
-            )
+            start = _start(args.start, players)
+            network = start
+            if args.updates or network is None:
+                network = train(
+                    players,
+                    opponents,
+                    weights=weights,
+                    updates=args.updates,
+                    seed=args.seed,
+                    config=config,
+                    report=report,
+                    report_every=args.eval_every,
+                    initial=start,
+                )
             save_network(network, out)
+            if args.harden:
+                _harden(network, args, out)
+
+
+def _start(name: str | None, players: int) -> PolicyNetwork | None:
+    if name is None:
+        return None
+    return shipped_network(players) if name == "learned" else load_network(name)
+
+
+def _harden(network: PolicyNetwork, args: argparse.Namespace, out: Path) -> None:
+    players = network.players
+    hardening = HardeningConfig(
+        rounds=args.harden,
+        response_updates=args.response_updates,
+        bot_updates=args.bot_updates,
+        shares=RoundShares(*args.shares),
+        first_round=args.first_round,
+    )
+    hardening = attrs.evolve(hardening, bot=attrs.evolve(hardening.bot, lr=args.lr))
+    found = tuple(n for n in map(load_network, args.response) if n.players == players)
+
+    def saved(round_: int, response: PolicyNetwork, bot: PolicyNetwork) -> None:
+        print(f"{players}p hardening round {round_} done", flush=True)
+        save_network(response, out.with_name(f"response-{players}p-r{round_}.npz"))
+        save_network(bot, out)
+
+    harden(network, seed=args.seed, config=hardening, responses=found, report=saved)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from high_society import (
     new_game,
     sort_cards,
 )
+from high_society._text import install_hint
 from high_society.batch import (
     MAX_MONEY_CARDS,
     BatchError,
@@ -40,7 +41,6 @@ from high_society.batch import (
     VectorEnv,
     simulate,
 )
-from high_society._text import install_hint
 from high_society.cli import main
 from high_society.encoding import action_id
 

@@ -255,6 +255,7 @@ MODULES_USERS_IMPORT = (
     "high_society.batch.policies",
     "high_society.batch.training",
     "high_society.batch.league",
+    "high_society.batch.hardening",
     "high_society.batch.ratings",
     "high_society.strangers",
 )

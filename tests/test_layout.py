@@ -67,6 +67,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("batch.policies",),
     ("batch._vector", "batch._simulate", "batch.learner"),
     ("batch.league", "batch.training", "batch.ratings"),
+    ("batch.hardening",),
     ("batch.__init__",),
     # 6. Applications
     (

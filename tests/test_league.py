@@ -15,6 +15,7 @@ import ast
 import io
 from pathlib import Path
 
+import attrs
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -40,7 +41,13 @@ from high_society.bots import AnyBot, Bot, HeuristicBot, PassBot, RandomBot
 from high_society.encoding import action_id
 from high_society.errors import InvalidConfigError
 from high_society.host import play
-from high_society.learned import LearnedBot, PolicyNetwork, shipped_network
+from high_society.learned import (
+    LearnedBot,
+    PolicyNetwork,
+    SampledPolicy,
+    save_network,
+    shipped_network,
+)
 from high_society.observation import observation_size
 from high_society.strangers import STRANGERS, StrangerBot
 
@@ -154,6 +161,7 @@ def test_numpy_policies_in_the_batch_decide_as_the_reducers_bots(players: int) -
     )
     policies: list[tuple[BatchPolicy, Bot]] = [
         (shipped_network(players), LearnedBot()),
+        (SampledPolicy(shipped_network(players), 11), LearnedBot(11, sampled=True)),
         (full, LearnedBot(network=full)),
     ]
     policies += [
@@ -228,6 +236,13 @@ def test_training_is_seeded_and_gives_a_network_of_the_format(tmp_path: Path) ->
         for a, b in ((w1, w2), (b1, b2))
     )
     assert (first.players, first.outputs) == (3, 2)
+    # Snapshots that play sampled make another league, so other weights.
+    greedy = train(3, opponents, weights=weights, updates=6, seed=4, config=config)
+    sampled = attrs.evolve(config, sampled_snapshots=True)
+    third = train(3, opponents, weights=weights, updates=6, seed=4, config=sampled)
+    assert not all(
+        np.array_equal(w1, w2) for (w1, _), (w2, _) in zip(greedy.layers, third.layers, strict=True)
+    )
     judged = evaluate(first, ["heuristic"], games=30, seed=1, batch_size=16)
     assert judged.games == 30
     assert 0 <= judged.wins <= 30
@@ -262,6 +277,41 @@ def test_ratings_and_cross_play_from_batch_games() -> None:
             roster_entry(bad, 4)
 
 
+def test_a_network_in_the_roster_plays_greedily_unless_sampled(tmp_path: Path) -> None:
+    name, greedy = roster_entry("learned", 5)
+    assert name == "learned"
+    assert isinstance(greedy, PolicyNetwork)
+    assert greedy.players == 5
+    name, sampled = roster_entry("learned,sampled", 4, seed=9)
+    assert name == "learned,sampled"
+    assert isinstance(sampled, SampledPolicy)
+    assert sampled.seed == 9
+    assert sampled.network.players == 4
+    assert roster_entry("learned,sampled", 4)[1].seed == 0  # type: ignore[union-attr]
+    path = tmp_path / "net.npz"
+    save_network(shipped_network(3), path)
+    assert isinstance(roster_entry(str(path), 3, seed=2)[1], PolicyNetwork)
+    assert isinstance(roster_entry(f"{path},sampled", 3)[1], SampledPolicy)
+    bad_names = ("heuristic,sampled", "careful,sampled", "learned,sampled,sampled")
+    for bad in (*bad_names, "learned,greedy", f"{path},sampled"):
+        with pytest.raises(InvalidConfigError):
+            roster_entry(bad, 4)
+    # Sampled tables differ from greedy ones, and with the seed; the same seed, the same.
+    lineups = np.zeros((40, 4), dtype=np.int64)
+    lineups[:, 0] = 1
+    heuristic = roster_entry("heuristic", 4)
+    first = play_tables(4, [roster_entry("learned,sampled", 4, 1), heuristic], lineups, seed=3)
+    again = play_tables(4, [roster_entry("learned,sampled", 4, 1), heuristic], lineups, seed=3)
+    other = play_tables(4, [roster_entry("learned,sampled", 4, 2), heuristic], lineups, seed=3)
+    plain = play_tables(4, [roster_entry("learned", 4, 1), heuristic], lineups, seed=3)
+    assert np.array_equal(first, again)
+    assert not np.array_equal(first, other)
+    assert not np.array_equal(first, plain)
+    assert np.array_equal(
+        plain, play_tables(4, [roster_entry("learned", 4, 2), heuristic], lineups, seed=3)
+    )
+
+
 def test_the_commands_print_their_tables() -> None:
     from high_society.cli import exploitability, ratings
 
@@ -280,6 +330,13 @@ def test_the_commands_print_their_tables() -> None:
     )
     assert "best response (1 updates, seed 1) against 2 thrifty" in out.getvalue()
     assert "thrifty itself in that seat" in out.getvalue()
+    out = io.StringIO()
+    exploitability.run(
+        argparse.Namespace(bot="learned,sampled", players=3, updates=1, games=20, envs=8, seed=1),
+        out,
+    )
+    assert "against 2 learned,sampled" in out.getvalue()
+    assert "learned,sampled itself in that seat" in out.getvalue()
 
 
 _ODD = st.one_of(

@@ -16,7 +16,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from high_society import Phase, Reveal, StatusCard, apply, is_legal, learned, new_game
+from high_society import (
+    GameState,
+    Phase,
+    Reveal,
+    StatusCard,
+    apply,
+    is_legal,
+    learned,
+    new_game,
+)
 from high_society.bots import AnyBot, HeuristicBot, RandomBot, cheapest_bid
 from high_society.encoding import action_id
 from high_society.errors import InvalidConfigError
@@ -26,11 +35,13 @@ from high_society.learned import (
     WEIGHTS_FILES,
     LearnedBot,
     PolicyNetwork,
+    SampledPolicy,
+    decision_draws,
     load_network,
     save_network,
     shipped_network,
 )
-from high_society.observation import observation_scale, observation_size
+from high_society.observation import observation_scale, observation_size, observation_tensor
 from high_society.tournament import Entrant, tournament
 
 
@@ -57,7 +68,7 @@ def test_the_old_name_of_the_weights_file_still_works_and_warns() -> None:
 def test_it_plays_only_legal_actions(players: int) -> None:
     decisions = 0
     for seed in range(8):
-        bots = [LearnedBot(seed)] + [
+        bots = [LearnedBot(seed, sampled=seed % 2 == 1)] + [
             (HeuristicBot if i % 2 else RandomBot)(seed * 10 + i) for i in range(1, players)
         ]
         for step in play(bots, seed=seed):
@@ -74,9 +85,89 @@ def test_it_is_deterministic(players: int) -> None:
     assert first == tournament(lineup, 20, seed=3, jobs=2)
     bots: list[AnyBot] = [LearnedBot(), *(HeuristicBot(i) for i in range(players - 1))]
     states = [s.before for s in play(bots, seed=1) if s.before.phase is Phase.AUCTION]
+    # The same seed, the same moves; another seed draws others where the network hesitates.
     assert [LearnedBot(1).choose(s) for s in states] == [LearnedBot(2).choose(s) for s in states]
     with pytest.raises(InvalidConfigError, match="no learned weights ship for 6 players"):
         shipped_network(6)
+
+
+def _full_network(players: int) -> PolicyNetwork:
+    # A network of the full action space (an output per action id), random weights.
+    rng = np.random.default_rng(players)
+    size = observation_size(players)
+    return PolicyNetwork(
+        [
+            (rng.normal(size=(size, 8)).astype(np.float32), np.zeros(8, np.float32)),
+            (rng.normal(size=(8, 2058)).astype(np.float32), np.zeros(2058, np.float32)),
+        ],
+        players,
+    )
+
+
+def _auction_states(games: int) -> list[GameState]:
+    states = []
+    for seed in range(games):
+        bots: list[AnyBot] = [LearnedBot(seed, sampled=True), HeuristicBot(seed)]
+        bots.append(HeuristicBot(seed + 1))
+        bots.append(RandomBot(seed))
+        states += [
+            s.before
+            for s in play(bots, seed=seed)
+            if s.before.phase is Phase.AUCTION and cheapest_bid(s.before) is not None
+        ]
+    return states
+
+
+def test_the_sampled_bot_is_the_same_for_a_seed_and_differs_across_seeds() -> None:
+    states = _auction_states(4)
+    observations = np.array([observation_tensor(s, s.turn) for s in states], np.float32)
+    moves = {seed: [LearnedBot(seed, sampled=True).choose(s) for s in states] for seed in range(6)}
+    assert moves[3] == [LearnedBot(3, sampled=True).choose(s) for s in states]
+    assert len({tuple(m) for m in moves.values()}) == 6  # every seed plays its own way
+    policy = SampledPolicy(shipped_network(4), 3)
+    assert [action_id(m) != 0 for m in moves[3]] == policy.bids(observations).tolist()
+    assert policy.reseeded(4).bids(observations).tolist() == [action_id(m) != 0 for m in moves[4]]
+    # One row at a time draws what the whole batch draws: a pure function of a row.
+    draws = decision_draws(observations, 3)
+    assert [decision_draws(observations[k : k + 1], 3)[0] for k in range(9)] == list(draws[:9])
+    assert not np.array_equal(draws, decision_draws(observations, 4))
+    assert np.array_equal(draws, decision_draws(observations, 3 + 2**64))  # seed mod 2**64
+    # Greedy play is one fixed policy: the more likely move, whatever the seed.
+    greedy = [LearnedBot(1).choose(s) for s in states]
+    assert greedy == [LearnedBot(2).choose(s) for s in states]
+    probabilities = shipped_network(4).bid_probabilities(observations)
+    assert [action_id(m) != 0 for m in greedy] == (probabilities > 0.5).tolist()
+    with pytest.raises(InvalidConfigError, match="two-output"):
+        SampledPolicy(_full_network(4))
+
+
+def test_the_bid_frequency_over_seeds_is_the_networks_probability() -> None:
+    # Deterministic: 400 seeds' draws at every auction state of 12 played games. At each
+    # state where the network hesitates, the share of seeds that bid is within 4 binomial
+    # standard deviations of the network's probability, and the squared z-scores average
+    # about 1, as independent draws of that probability give.
+    states = _auction_states(12)
+    observations = np.array([observation_tensor(s, s.turn) for s in states], np.float32)
+    probabilities = shipped_network(4).bid_probabilities(observations)
+    outputs = shipped_network(4).evaluate(observations)
+    soft = np.exp(outputs) / np.exp(outputs).sum(axis=1, keepdims=True)
+    assert np.allclose(probabilities, soft[:, 1], atol=1e-6)
+    hesitant = (probabilities > 0.1) & (probabilities < 0.9)
+    assert hesitant.sum() >= 30
+    seeds = 400
+    policy = SampledPolicy(shipped_network(4))
+    bids = np.array([policy.reseeded(seed).bids(observations) for seed in range(seeds)])
+    share, p = bids.mean(axis=0)[hesitant], probabilities[hesitant]
+    z = (share - p) / np.sqrt(p * (1 - p) / seeds)
+    assert np.abs(z).max() < 4
+    assert 0.5 < (z**2).mean() < 1.6
+    # Sure states are played as the network is sure.
+    assert (bids.mean(axis=0)[probabilities > 0.999] > 0.99).all()
+    assert (bids.mean(axis=0)[probabilities < 0.001] < 0.01).all()
+    # The draws are uniform: a tenth of them in each tenth of [0, 1).
+    many = np.concatenate([decision_draws(observations, seed) for seed in range(50)])
+    counts = np.histogram(many, bins=10, range=(0, 1))[0] / len(many)
+    assert np.abs(counts - 0.1).max() < 0.01
 
 
 def test_it_decides_on_the_observations_it_was_trained_on() -> None:

@@ -21,8 +21,9 @@ The package is in three tiers (docs/api.md):
   :mod:`high_society.batch` (the vectorised engine) and
   :mod:`high_society.batch.learner` (its Gymnasium vector env),
   :mod:`high_society.batch.policies` (the opponents it seats),
-  :mod:`high_society.batch.training`, :mod:`high_society.batch.league` and
-  :mod:`high_society.batch.ratings` (PPO in numpy, the training league, ratings),
+  :mod:`high_society.batch.training`, :mod:`high_society.batch.league`,
+  :mod:`high_society.batch.hardening` and :mod:`high_society.batch.ratings` (PPO in
+  numpy, the training league, rounds of best responses, ratings),
   :mod:`high_society.strangers` (held-out opponent styles),
   :mod:`high_society.invariants`, :mod:`high_society.table` (a server's table) and
   :mod:`high_society.server` (the table server, optional extra);

@@ -8,8 +8,10 @@
 tanh units, were trained with PPO in a league (``python3 tasks.py train``; docs/ai.md);
 their weights ship with the package, one file per player count
 (``high_society/data/learned-3p.npz``, ``-4p``, ``-5p``; float32), and need only numpy to
-run. It plays the higher of its outputs, so it is deterministic. For Faux Pas it
-discards its lowest luxury card.
+run. It plays the higher of its outputs, so it is deterministic; ``sampled=True`` draws
+its move from the network's two probabilities instead, each draw a hash of the
+observation keyed by the bot's seed (:class:`SampledPolicy`): deterministic for a seed,
+unpredictable across seeds. For Faux Pas it discards its lowest luxury card.
 
 The policy format (:func:`save_network`, :func:`load_network`) holds any network the
 vector environment trains: two outputs (pass, cheapest bid) or one per action id
@@ -24,6 +26,8 @@ Needs numpy: ``pip install '.[learned]'`` in a clone of the project.
 >>> bot = LearnedBot()
 >>> is_legal(state, bot.choose(state)), bot.choose(state) == LearnedBot(7).choose(state)
 (True, True)
+>>> LearnedBot(7, sampled=True).choose(state) == LearnedBot(7, sampled=True).choose(state)
+True
 """
 
 import io
@@ -60,6 +64,8 @@ __all__ = [
     "WEIGHTS_FILES",
     "LearnedBot",
     "PolicyNetwork",
+    "SampledPolicy",
+    "decision_draws",
     "load_network",
     "reduced_choice",
     "save_network",
@@ -149,10 +155,18 @@ class PolicyNetwork:
     def bids(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
         """``(k,)``: for raw observations (rows of
         :func:`~high_society.observation.observation_tensor`), whether the cheapest bid is
-        preferred to passing (a two-output network)."""
+        preferred to passing (a two-output network): its greedy play."""
         out = self.evaluate(observations)
         chosen: npt.NDArray[np.bool_] = out[:, 1] > out[:, 0]
         return chosen
+
+    def bid_probabilities(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+        """``(k,)``: for raw observations, the probability of the cheapest bid under the
+        softmax of the two outputs (a two-output network)."""
+        out = self.evaluate(observations).astype(np.float64)
+        margin = np.clip(out[:, 1] - out[:, 0], -60.0, 60.0)
+        probabilities: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-margin))
+        return probabilities
 
 
 def _check_network(layers: Sequence[Layer], players: int) -> None:
@@ -316,27 +330,103 @@ def reduced_choice(
     return bid if bids(x)[0] else Pass(state.turn)
 
 
+#: The weights of the keyed hash behind :func:`decision_draws`, one per observation float.
+_DRAW_KEY = np.random.default_rng(0x5EED).integers(1, 2**40, size=512).astype(np.uint64)
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+    # SplitMix64's finaliser: every bit of the input moves every bit of the output.
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    out: npt.NDArray[np.uint64] = x ^ (x >> np.uint64(31))
+    return out
+
+
+def decision_draws(observations: npt.NDArray[np.float32], seed: int) -> npt.NDArray[np.float64]:
+    """``(k,)``: a number in ``[0, 1)`` for each raw observation (a row of
+    :func:`~high_society.observation.observation_tensor`): a hash of the observation keyed
+    by ``seed``. A pure function of what the seat sees and of the seed, the same for one
+    row or many, in any order of games and in any process; two seeds give unrelated
+    draws."""
+    with np.errstate(over="ignore"):
+        salt = _mix(np.array([seed % 2**64], dtype=np.uint64) + _GOLDEN)
+        rows = observations.astype(np.int64).astype(np.uint64)
+        hashed = _mix(rows @ _DRAW_KEY[: rows.shape[1]] + salt)
+    draws: npt.NDArray[np.float64] = (hashed >> np.uint64(11)).astype(np.float64) / 2.0**53
+    return draws
+
+
+class SampledPolicy:
+    """A two-output network played as a stochastic policy: the cheapest bid with the
+    probability of :meth:`PolicyNetwork.bid_probabilities`, drawn by
+    :func:`decision_draws` keyed by ``seed``. Deterministic for a seed (the same
+    observation, the same move), unpredictable across seeds: the learned bot plays so
+    with ``sampled=True``, seeded anew for every game of a tournament. A
+    :class:`~high_society.batch.policies.BatchPolicy`.
+
+    Raises:
+        InvalidConfigError: ``network`` has an output per action id, not two.
+    """
+
+    def __init__(self, network: PolicyNetwork, seed: int = 0) -> None:
+        if network.full_actions:
+            raise InvalidConfigError("only a two-output network (pass, cheapest bid) is sampled")
+        self.network = network
+        self.seed = seed
+
+    @property
+    def players(self) -> int:
+        """The number of seats its network plays."""
+        return self.network.players
+
+    def reseeded(self, seed: int) -> "SampledPolicy":
+        """The same network, its draws keyed by ``seed``."""
+        return SampledPolicy(self.network, seed)
+
+    def bids(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
+        """``(k,)``: whether to make the cheapest bid, for raw observations of seats that
+        may."""
+        chosen: npt.NDArray[np.bool_] = decision_draws(
+            observations, self.seed
+        ) < self.network.bid_probabilities(observations)
+        return chosen
+
+
 def _never(observations: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
     return np.zeros(len(observations), dtype=np.bool_)
 
 
 class LearnedBot:
     """Plays a policy network (see the module's description): by default the shipped one
-    for the game's number of players.
+    for the game's number of players, greedily (the more likely move), so it is
+    deterministic.
 
     Args:
-        seed: accepted like every bot's, unused: the bot is deterministic.
+        seed: keys the draws of a sampled bot (``None``: 0); a greedy bot ignores it.
         network: another network to play (from :func:`load_network`); it plays only games
             of its ``players``.
+        sampled: draw each move with the network's probability (:class:`SampledPolicy`),
+            each draw a hash of what the seat sees keyed by ``seed``: deterministic for a
+            seed, unpredictable across seeds (a tournament seeds each game's bots anew).
+            A network of the full action space always plays its best legal id.
     """
 
-    def __init__(self, seed: int | None = None, *, network: PolicyNetwork | None = None) -> None:
-        del seed
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        network: PolicyNetwork | None = None,
+        sampled: bool = False,
+    ) -> None:
+        self.seed = 0 if seed is None else seed
         self.network = network
+        self.sampled = sampled
 
     def choose(self, state: GameState) -> Action:
-        """Pass or the cheapest bid, as the network prefers (the best legal id, for a
-        network of the full action space); the lowest luxury card for a Faux Pas.
+        """Pass or the cheapest bid, as the network prefers it (or draws it, ``sampled``;
+        the best legal id, for a network of the full action space); the lowest luxury
+        card for a Faux Pas.
 
         Raises:
             NoSeatToActError: no seat must act in ``state``.
@@ -349,6 +439,8 @@ class LearnedBot:
                 ids = np.array(legal_action_ids(state), dtype=np.int64)
                 x = np.array(observation_tensor(state, state.turn), dtype=np.float32)
                 return action_from_id(state, int(ids[np.argmax(network.evaluate(x)[ids])]))
+            if self.sampled:
+                return reduced_choice(state, SampledPolicy(network, self.seed).bids)
             return reduced_choice(state, network.bids)
         return reduced_choice(state, _never)
 

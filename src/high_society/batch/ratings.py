@@ -19,7 +19,7 @@ import numpy.typing as npt
 from high_society.batch._engine import POLICIES, BatchError, GameBatch
 from high_society.batch.policies import BatchPolicy, Compiled, act_in_batch
 from high_society.errors import InvalidConfigError
-from high_society.learned import load_network, shipped_network
+from high_society.learned import SampledPolicy, load_network, shipped_network
 from high_society.strangers import STRANGERS
 
 __all__ = ["ROSTER", "Entry", "Rating", "cross_play", "play_tables", "rate", "roster_entry"]
@@ -42,12 +42,14 @@ _CALLER = POLICIES.index("caller")
 Entry = tuple[str, Compiled | BatchPolicy]
 
 
-def roster_entry(name: str, players: int) -> Entry:
+def roster_entry(name: str, players: int, seed: int = 0) -> Entry:
     """The player ``name`` stands for, in games of ``players``: a compiled bot
     (``heuristic``, ``classic``, ``cautious``, ``pass``, ``random``, ``cheapest``; the
     first two take ``,boldness=X``), ``learned`` (the shipped network for ``players``), a
     stranger of :data:`~high_society.strangers.STRANGERS`, or the path of a saved network
-    (ending in ``.npz``).
+    (ending in ``.npz``). A network plays as the learned bot does, greedily (the more
+    likely move); a name ending in ``,sampled`` plays it sampled
+    (:class:`~high_society.learned.SampledPolicy`), its draws keyed by ``seed``.
 
     Raises:
         InvalidConfigError: none of these, a bad boldness, or a network that cannot be
@@ -63,18 +65,19 @@ def roster_entry(name: str, players: int) -> Entry:
             return name, Compiled(compiled, boldness)
         except (ValueError, BatchError):
             raise InvalidConfigError(f"bad boldness in {name!r}") from None
-    if name == "learned":
-        return name, shipped_network(players)
     if name in STRANGERS:
         return name, STRANGERS[name]
-    if name.endswith(".npz"):
-        network = load_network(name)
+    path, sampled = name.removesuffix(",sampled"), name.endswith(",sampled")
+    if path == "learned" or path.endswith(".npz"):
+        network = shipped_network(players) if path == "learned" else load_network(path)
         if network.players != players:
             raise InvalidConfigError(f"{name!r} plays {network.players} players, not {players}")
+        if sampled and not network.full_actions:
+            return name, SampledPolicy(network, seed)
         return name, network
     raise InvalidConfigError(
         f"unknown player {name!r}: a compiled bot, learned, a stranger "
-        f"({', '.join(STRANGERS)}) or a network's .npz"
+        f"({', '.join(STRANGERS)}) or a network's .npz (either with ',sampled' or not)"
     )
 
 

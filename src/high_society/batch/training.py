@@ -27,7 +27,7 @@ from gymnasium.vector import AutoresetMode
 from high_society.batch.learner import LearnerVectorEnv
 from high_society.batch.policies import BatchPolicy, Opponent
 from high_society.errors import InvalidConfigError
-from high_society.learned import PolicyNetwork
+from high_society.learned import PolicyNetwork, SampledPolicy
 from high_society.observation import observation_size
 
 __all__ = ["Evaluation", "Mlp", "Progress", "TrainingConfig", "evaluate", "train"]
@@ -117,6 +117,12 @@ class TrainingConfig:
         snapshot_share: the share of opponent seats they take, once there are some.
         same_table: the share of games whose opponents are one draw from the league in
             every other seat (the others draw each seat apart).
+        value_warmup: updates at the start in which only the value network learns (for a
+            policy that starts from a trained one).
+        sampled_snapshots: the frozen copies play sampled
+            (:class:`~high_society.learned.SampledPolicy`, as the learner does while it
+            trains), not greedily (as the learned bot plays, and as the shipped networks'
+            leagues had them).
     """
 
     games: int = 1024
@@ -132,6 +138,8 @@ class TrainingConfig:
     snapshots: int = 6
     snapshot_share: float = 0.5
     same_table: float = 0.5
+    value_warmup: int = 0
+    sampled_snapshots: bool = False
 
 
 @attrs.frozen
@@ -156,16 +164,32 @@ def train(
     config: TrainingConfig = TrainingConfig(),
     report: Callable[[Progress, PolicyNetwork], None] | None = None,
     report_every: int = 10,
+    initial: PolicyNetwork | None = None,
 ) -> PolicyNetwork:
     """Train a pass-or-cheapest policy for ``players`` seats against ``opponents`` (drawn
     per game and seat with ``weights``) and, with ``config.snapshot_every``, frozen copies
-    of itself. ``report`` is called every ``report_every`` updates. The run is the same
-    for the same arguments on any machine (seeded; numpy on one thread).
+    of itself (greedy, or sampled with ``config.sampled_snapshots``). ``initial`` (a
+    two-output network of ``players`` seats and two hidden layers of ``config.hidden``
+    units) is where the policy starts, else it starts anew; the value network always
+    starts anew and learns alone for the first ``config.value_warmup`` updates.
+    ``report`` is called every ``report_every`` updates. The run is the same for the same
+    arguments on any machine (seeded; numpy on one thread).
+
+    Raises:
+        InvalidConfigError: ``initial`` does not have that shape.
     """
     rng = np.random.default_rng(seed)
     size = observation_size(players)
     policy = Mlp([size, config.hidden, config.hidden, 2], rng, out_gain=0.01)
     value = Mlp([size, config.hidden, config.hidden, 1], rng, out_gain=1.0)
+    if initial is not None:
+        shapes = [w.shape for w in policy.weights]
+        if initial.players != players or [w.shape for w, _ in initial.layers] != shapes:
+            raise InvalidConfigError(
+                f"the initial network is not a policy of {players} players and layers {shapes}"
+            )
+        policy.weights = [w.copy() for w, _ in initial.layers]
+        policy.biases = [b.copy() for _, b in initial.layers]
     fixed = list(opponents)
     base = np.ones(len(fixed)) if weights is None else np.asarray(weights, np.float64)
     env = LearnerVectorEnv(
@@ -180,7 +204,7 @@ def train(
         seed=seed,
     )
     observations, _ = env.reset(seed=seed)
-    frozen: list[PolicyNetwork] = []
+    frozen: list[PolicyNetwork | SampledPolicy] = []
     start = time.process_time()
     finished: list[float] = []
     games = 0
@@ -188,9 +212,13 @@ def train(
         batch, observations = _rollout(env, observations, policy, value, config, rng)
         finished += batch.ended
         games += len(batch.ended)
-        _update(policy, value, batch, config, rng)
+        _update(policy, value, batch, config, rng, learn_policy=update > config.value_warmup)
         if config.snapshot_every and update % config.snapshot_every == 0:
-            frozen = [*frozen, policy.network(players)][-config.snapshots :]
+            network = policy.network(players)
+            snapshot: PolicyNetwork | SampledPolicy = network
+            if config.sampled_snapshots:
+                snapshot = SampledPolicy(network, seed * 1_000_003 + update)
+            frozen = [*frozen, snapshot][-config.snapshots :]
             share = config.snapshot_share / len(frozen)
             mix = [*(base / base.sum() * (1 - config.snapshot_share)), *([share] * len(frozen))]
             env.set_pool([*fixed, *frozen], mix)
@@ -275,9 +303,15 @@ def _rollout(
 
 
 def _update(
-    policy: Mlp, value: Mlp, batch: _Rollout, config: TrainingConfig, rng: np.random.Generator
+    policy: Mlp,
+    value: Mlp,
+    batch: _Rollout,
+    config: TrainingConfig,
+    rng: np.random.Generator,
+    *,
+    learn_policy: bool = True,
 ) -> None:
-    """PPO's epochs over one rollout."""
+    """PPO's epochs over one rollout (the value network's alone, without ``learn_policy``)."""
     adv_all = (batch.advantages - batch.advantages.mean()) / (batch.advantages.std() + 1e-8)
     total = batch.actions.shape[0]
     for _ in range(config.epochs):
@@ -285,20 +319,31 @@ def _update(
         for start in range(0, total, config.minibatch):
             rows = order[start : start + config.minibatch]
             x = batch.observations[rows]
-            grads = policy_gradient(
-                policy,
-                x,
-                batch.masks[rows],
-                batch.actions[rows],
-                batch.log_probs[rows],
-                adv_all[rows].astype(np.float32),
-                config.clip,
-                config.entropy,
-            )
-            policy.adam_step(grads, config.lr, 0.5)
+            if learn_policy:
+                _policy_step(policy, batch, rows, adv_all, config)
             out, acts = value.forward(x)
             d_out = (out - batch.targets[rows, None]) / np.float32(len(rows))
             value.adam_step(value.gradient(acts, d_out.astype(np.float32)), config.lr, 0.5)
+
+
+def _policy_step(
+    policy: Mlp,
+    batch: _Rollout,
+    rows: npt.NDArray[np.int64],
+    advantages: F32,
+    config: TrainingConfig,
+) -> None:
+    grads = policy_gradient(
+        policy,
+        batch.observations[rows],
+        batch.masks[rows],
+        batch.actions[rows],
+        batch.log_probs[rows],
+        advantages[rows].astype(np.float32),
+        config.clip,
+        config.entropy,
+    )
+    policy.adam_step(grads, config.lr, 0.5)
 
 
 def policy_gradient(
@@ -351,8 +396,9 @@ def evaluate(
     weights: Sequence[float] | None = None,
     batch_size: int = 1000,
 ) -> Evaluation:
-    """Play ``player`` (a network greedily, its better output, as the learned bot does)
-    for ``games`` games of ``players`` seats (by default the network's), at a seat drawn
+    """Play ``player`` (a :class:`~high_society.learned.PolicyNetwork` greedily, its
+    better output; a :class:`~high_society.learned.SampledPolicy` sampled, as the learned
+    bot plays) for ``games`` games of ``players`` seats (by default the network's), at a seat drawn
     per game, each other seat drawn from ``opponents`` (with ``weights``).
 
     Raises:

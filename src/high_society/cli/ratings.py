@@ -22,7 +22,8 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "the row bot alone against a table of the column bot, N games per cell, its mean "
         "share of the win. Bots: learned, heuristic, classic, cautious, pass, random, "
         "cheapest (heuristic,boldness=X too), a stranger (high_society.strangers) or a "
-        "network's .npz; by default every shipped bot the engine seats and every stranger. "
+        "network's .npz (learned and a .npz play greedily; append ',sampled' to sample "
+        "their moves); by default every shipped bot the engine seats and every stranger. "
         "Needs the batch and ratings extras.",
     )
     parser.add_argument("bots", nargs="*", metavar="BOT", help="the bots (default: all)")

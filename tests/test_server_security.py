@@ -296,16 +296,22 @@ def test_a_data_directory_is_a_path_never_pasted_into_a_url(tmp_path: Path, fold
     ],
 )
 def test_a_bad_database_url_is_one_line_without_its_secrets(
-    url: str, said: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    url: str,
+    said: str,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from high_society.cli import main
 
+    monkeypatch.chdir(tmp_path)  # where a SQLite URL's relative file would be made
     with pytest.raises(InvalidConfigError, match=said) as refused:
         check_database(url)
     assert "S3cret" not in str(refused.value)
     assert "pw" not in str(refused.value).replace("postgresql", "")
-    os.chdir(tmp_path)
+    assert list(tmp_path.iterdir()) == []  # a refused database leaves no file behind
     assert main(["serve", "--database", url, "--port", "18556"]) == 1
+    assert list(tmp_path.iterdir()) == []
     error = capsys.readouterr().err
     assert error.startswith("high-society: "), error
     assert error.count("\n") == 1, error

@@ -251,9 +251,22 @@ class Database:
         self.url = check_url(url)
         self.is_sqlite = self.url.startswith("sqlite")
         self.is_postgres = self.url.startswith("postgresql")
+        made = _private_files(sa.engine.make_url(self.url).database) if self.is_sqlite else None
+        try:
+            self._open(busy_seconds, statements)
+        except BaseException:
+            if made is not None:  # a refused database leaves no file behind it
+                for name in (made, Path(f"{made}-wal"), Path(f"{made}-shm")):
+                    name.unlink(missing_ok=True)
+            raise
+        self._writer = _Writer(self._begin_write) if self.is_sqlite else None
+
+    def _open(
+        self, busy_seconds: float, statements: Callable[[str], dict[str, sa.ClauseElement]]
+    ) -> None:
+        """The engine, the statements compiled for its dialect, and the schema."""
         try:
             if self.is_sqlite:
-                _private_files(sa.engine.make_url(self.url).database)
                 self.engine: Engine = sa.create_engine(
                     self.url, connect_args={"timeout": busy_seconds, "check_same_thread": False}
                 )
@@ -273,7 +286,7 @@ class Database:
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ImportError, ValueError) as error:
             reason = scrubbed(str(error).replace(self.url, shown_url(self.url)), self.url)
             raise InvalidConfigError(
-                f"cannot use the database URL {shown_url(url)}: {reason}"
+                f"cannot use the database URL {shown_url(self.url)}: {reason}"
             ) from None
         dialect = self.engine.dialect
         self._sql = {
@@ -284,7 +297,6 @@ class Database:
         except BaseException:
             self.engine.dispose()
             raise
-        self._writer = _Writer(self._begin_write) if self.is_sqlite else None
 
     def close(self) -> None:
         """Close every connection (after the writes under way are committed)."""
@@ -509,22 +521,25 @@ class _Writer:
         return results
 
 
-def _private_files(database: str | None) -> None:
+def _private_files(database: str | None) -> Path | None:
     """SQLite's files of ``database`` readable and writable by their owner only (0600),
     whatever the umask: they hold every table's secret deck order and bot seed. A missing
     database file is made so; SQLite gives its ``-wal`` and ``-shm`` files the same
-    permissions; files already there (made by an older server) are tightened."""
+    permissions; files already there (made by an older server) are tightened. Return the
+    path of the file made here, if one was (``None``: it was there, or none is made)."""
     if not database or database == ":memory:" or database.startswith("file:"):
-        return
+        return None
     path = Path(database)
+    made: Path | None = None
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         pass
     except OSError:
-        return  # SQLite will say what is wrong, in the store's error
+        return None  # SQLite will say what is wrong, in the store's error
     else:
         os.close(fd)
+        made = path
     for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
         try:
             info = name.stat()
@@ -532,6 +547,7 @@ def _private_files(database: str | None) -> None:
                 name.chmod(0o600)
         except OSError:
             continue
+    return made
 
 
 @contextmanager

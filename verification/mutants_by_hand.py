@@ -70,15 +70,17 @@ def pytest_args() -> list[str]:
     return [str(arg) for arg in config["pytest_add_cli_args"]]
 
 
-def run_one(name: str, stats: dict[str, Any], limit: float) -> dict[str, object]:
-    """Run the tests of mutant ``name``'s function against it; its verdict."""
+def run_one(
+    name: str, stats: dict[str, Any], command: list[str], limit: float
+) -> dict[str, object]:
+    """Run ``command`` (pytest and its arguments) on the tests of mutant ``name``'s
+    function, against the mutant; its verdict."""
     function = name.rsplit("__mutmut_", 1)[0]
     durations: dict[str, float] = stats["duration_by_test"]
     tests = sorted(
         stats["tests_by_mangled_function_name"][function],
         key=lambda test: durations.get(test, 0.0),
     )
-    command = [sys.executable, "-m", "pytest", "--rootdir=.", "-p", "no:randomly", *pytest_args()]
     env = {**os.environ, "PYTHONPATH": "src", "MUTANT_UNDER_TEST": name}
     start = time.monotonic()
     try:
@@ -136,8 +138,9 @@ def main() -> None:
     by_hand = decided_by_hand()
     left = [name for name, code in codes.items() if code is None and name not in by_hand]
     print(f"{len(left)} mutants to decide, {args.jobs} at a time", flush=True)
+    command = [sys.executable, "-m", "pytest", "--rootdir=.", "-p", "no:randomly", *pytest_args()]
     with ThreadPoolExecutor(args.jobs) as pool, DECIDED.open("a") as out:
-        for row in pool.map(lambda name: run_one(name, stats, args.limit), left):
+        for row in pool.map(lambda name: run_one(name, stats, command, args.limit), left):
             out.write(json.dumps(row) + "\n")
             out.flush()
             by_hand[str(row["name"])] = str(row["verdict"])

@@ -256,7 +256,7 @@ class Database:
             self._open(busy_seconds, statements)
         except BaseException:
             if made is not None:  # a refused database leaves no file behind it
-                for name in (made, Path(f"{made}-wal"), Path(f"{made}-shm")):
+                for name in _sqlite_files(made):
                     name.unlink(missing_ok=True)
             raise
         self._writer = _Writer(self._begin_write) if self.is_sqlite else None
@@ -521,6 +521,11 @@ class _Writer:
         return results
 
 
+def _sqlite_files(path: Path) -> tuple[Path, Path, Path]:
+    """A SQLite database's file and the two SQLite keeps beside it in WAL mode."""
+    return path, Path(f"{path}-wal"), Path(f"{path}-shm")
+
+
 def _private_files(database: str | None) -> Path | None:
     """SQLite's files of ``database`` readable and writable by their owner only (0600),
     whatever the umask: they hold every table's secret deck order and bot seed. A missing
@@ -540,7 +545,7 @@ def _private_files(database: str | None) -> Path | None:
     else:
         os.close(fd)
         made = path
-    for name in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+    for name in _sqlite_files(path):
         try:
             info = name.stat()
             if info.st_mode & 0o077 and info.st_uid == os.getuid() and stat.S_ISREG(info.st_mode):

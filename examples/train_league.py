@@ -15,8 +15,8 @@ from a saved policy instead of anew. ``--harden ROUNDS`` then runs
 :func:`high_society.batch.hardening.harden` on the result: rounds of a best response
 against the bot, frozen into the league, and the bot trained on against them
 (``--response-updates``, ``--bot-updates`` each; ``--shares`` the mix), saving the bot and
-the round's best response (``DIR/learned-Np.npz``, ``DIR/response-Np-rR.npz``) after
-every round; with ``--updates 0`` only the rounds run. A run continues another with the
+the round's best response (``DIR/learned-Np.npz``, kept as ``DIR/learned-Np-rR.npz``
+too, and ``DIR/response-Np-rR.npz``) after every round; with ``--updates 0`` only the rounds run. A run continues another with the
 best responses found before (``--response PATH``, repeated) and ``--first-round``. The
 run is the same on any machine for the same arguments (seeded, one thread). The held-out
 opponents (:mod:`high_society.strangers`) are not used here. Not part of CI.
@@ -143,6 +143,7 @@ def _harden(network: PolicyNetwork, args: argparse.Namespace, out: Path) -> None
     def saved(round_: int, response: PolicyNetwork, bot: PolicyNetwork) -> None:
         print(f"{players}p hardening round {round_} done", flush=True)
         save_network(response, out.with_name(f"response-{players}p-r{round_}.npz"))
+        save_network(bot, out.with_name(f"learned-{players}p-r{round_}.npz"))
         save_network(bot, out)
 
     harden(network, seed=args.seed, config=hardening, responses=found, report=saved)

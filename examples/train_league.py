@@ -16,8 +16,9 @@ from a saved policy instead of anew. ``--harden ROUNDS`` then runs
 against the bot, frozen into the league, and the bot trained on against them
 (``--response-updates``, ``--bot-updates`` each; ``--shares`` the mix), saving the bot and
 the round's best response (``DIR/learned-Np.npz``, kept as ``DIR/learned-Np-rR.npz``
-too, and ``DIR/response-Np-rR.npz``) after every round; with ``--updates 0`` only the rounds run. A run continues another with the
-best responses found before (``--response PATH``, repeated) and ``--first-round``. The
+too, and ``DIR/response-Np-rR.npz``) after every round; with ``--updates 0`` only the
+rounds run. A run continues another with the best responses found before
+(``--response PATH``, repeated) and ``--first-round``. The
 run is the same on any machine for the same arguments (seeded, one thread). The held-out
 opponents (:mod:`high_society.strangers`) are not used here. Not part of CI.
 """

@@ -466,3 +466,68 @@ def test_the_largest_seed_plays_and_records(tmp_path: Path) -> None:
     record = read_record(path)
     assert record.meta["seed"] == 2**63 - 1
     assert validate_record(record).valid
+
+
+# --- A missing extra or a bad bot option: one line, exit 1, whatever the command --------------
+
+#: Runs the command line with the named top-level modules made unimportable, as if their
+#: extra were not installed.
+_WITHOUT = """\
+import sys
+for name in sys.argv[1].split(","):
+    sys.modules[name] = None
+from high_society.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.parametrize(
+    ("missing", "args", "said"),
+    [
+        ("openskill", ["ratings", "--games", "10"], "ratings needs the batch and ratings extras"),
+        ("numba", ["ratings", "--games", "10"], "ratings needs the batch and ratings extras"),
+        (
+            "gymnasium",
+            ["exploitability", "heuristic", "--updates", "1"],
+            "exploitability needs the batch and pettingzoo extras (gymnasium is missing)",
+        ),
+        ("uvicorn", ["serve", "--port", "1"], "serve needs the server extra (uvicorn is missing)"),
+        ("numba", ["simulate", "--engine", "batch", "--games", "3"], "--engine batch"),
+        ("numpy", ["tournament", "learned", "random", "random"], "bot 'learned' cannot be"),
+    ],
+)
+def test_a_command_without_its_extra_says_which_to_install_in_one_line(
+    missing: str, args: list[str], said: str, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _WITHOUT, missing, *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.count("\n") == 1, done.stderr  # one line
+    assert said in done.stderr
+    assert "pip install '." in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "entrant",
+    ["learned,network=abc", "learned,network=3", "learned,sampled=true,network=none.npz"],
+)
+def test_a_learned_bot_given_no_network_is_refused_before_any_game(
+    entrant: str, tmp_path: Path
+) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "high_society", "tournament", entrant, "random", "random"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 1
+    assert done.stdout == ""  # refused before the first game
+    assert done.stderr.count("\n") == 1, done.stderr
+    assert "network must be a PolicyNetwork" in done.stderr

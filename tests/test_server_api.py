@@ -382,6 +382,48 @@ def test_a_database_of_another_schema_version_or_a_bad_url_is_refused_clearly(
             Store(bad)
 
 
+def schema_rows(database: str) -> list[int] | None:
+    """The versions ``hs_schema`` holds (``None`` when the table is missing), read without
+    a store (which would make the schema)."""
+    engine = sa.create_engine(database)
+    try:
+        with engine.connect() as conn:
+            if not sa.inspect(conn).has_table(schema_table.name):
+                return None
+            return list(conn.execute(sa.select(schema_table.c.version)).scalars().all())
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (schema_table.insert().values(version=SCHEMA_VERSION), "holds 2 rows"),
+        (schema_table.delete(), "holds 0 rows"),
+        (sa.text("DROP TABLE hs_schema"), "no hs_schema table"),
+        (schema_table.update().values(version=SCHEMA_VERSION + 1), "made by a newer server"),
+        (schema_table.update().values(version=0), "made by another server"),
+    ],
+    ids=["two rows", "no row", "no table", "a later version", "an unknown version"],
+)
+def test_a_schema_version_that_is_not_told_truly_is_refused_and_never_stamped(
+    database: str, change: sa.Executable, said: str
+) -> None:
+    Store(database).close()
+    engine = sa.create_engine(database)
+    with engine.begin() as conn:
+        conn.execute(change)
+    engine.dispose()
+    before = schema_rows(database)
+    with pytest.raises(InvalidConfigError, match=said) as refused:
+        Store(database)
+    message = str(refused.value)
+    assert "untouched" in message
+    # Never a message that contradicts itself ("holds version 2, and reads version 2").
+    assert message.count(f"version {SCHEMA_VERSION}") <= 1
+    assert schema_rows(database) == before  # nothing stamped, nothing made
+
+
 def test_a_database_of_schema_version_1_is_migrated_and_keeps_its_tables(database: str) -> None:
     with TestClient(create_app(database, sweep_seconds=0.2)) as client:
         table, token = made(client)
@@ -569,3 +611,48 @@ def test_answers_are_the_same_json_with_orjson_and_with_the_standard_library() -
     for seat in range(3):
         sent = table.payload(seat)
         assert json.loads(fast_json(sent)) == json.loads(stdlib_json(sent)) == sent
+
+
+def test_a_token_s_seat_is_told_whatever_the_table_s_status(client: TestClient) -> None:
+    body = {"seats": [{"kind": "person", "name": "Ada"}, {"kind": "open"}, {"kind": "open"}]}
+    answer = client.post("/api/tables", json=body).json()
+    table, ada = answer["table"], answer["seats"][0]["token"]
+    assert client.get(f"/api/tables/{table}/seat", headers=auth(ada)).json() == {
+        "table": table,
+        "seat": 0,
+    }  # while it waits
+    ben = client.post(f"/api/tables/{table}/join", json={"name": "Ben"}).json()["token"]
+    cy = client.post(f"/api/tables/{table}/join", json={"name": "Cy"}).json()["token"]
+    for token, seat in ((ada, 0), (ben, 1), (cy, 2)):  # once it plays
+        assert client.get(f"/api/tables/{table}/seat", headers=auth(token)).json()["seat"] == seat
+    cases = [
+        (table, {}, 401, "NO_TOKEN"),
+        (table, auth("not-a-token"), 401, "BAD_TOKEN"),
+        ("nope", auth(ada), 404, "NO_SUCH_TABLE"),
+    ]
+    for where, headers, status, code in cases:
+        refused = client.get(f"/api/tables/{where}/seat", headers=headers)
+        assert (refused.status_code, refused.json()["code"]) == (status, code)
+
+
+def test_a_server_whose_database_a_newer_server_migrated_stops_using_it(database: str) -> None:
+    with TestClient(create_app(database, sweep_seconds=0.2)) as client:
+        table, token = made(client)
+        my_turn(client, table, token)
+        engine = sa.create_engine(database)
+        with engine.begin() as conn:  # as a newer server's migration leaves it
+            conn.execute(schema_table.update().values(version=SCHEMA_VERSION + 1))
+        engine.dispose()
+
+        def refused() -> bool:
+            answer = client.get(f"/api/tables/{table}/payload", headers=auth(token))
+            return answer.status_code == 503
+
+        wait_for(refused, "the server stops serving the database once its schema moved on")
+        for answer in (
+            client.get(f"/api/tables/{table}/payload", headers=auth(token)),
+            client.post("/api/tables", json=THREE),
+            client.get(f"/api/tables/{table}"),
+        ):
+            assert (answer.status_code, answer.json()["code"]) == (503, "SCHEMA_MOVED")
+    assert schema_rows(database) == [SCHEMA_VERSION + 1]  # nothing of it undone

@@ -9,19 +9,23 @@ are checked on real server processes (``services/server_processes.py``); the oth
 the ASGI application. Waits are on conditions with generous bounds; nothing measures time.
 """
 
+import http.client
 import json
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
+from high_society.bots import HeuristicBot
 from high_society.cli import build_parser
 from high_society.errors import InvalidConfigError
-from high_society.record import validate_file
+from high_society.host import play_game
+from high_society.record import GameRecord, dumps_record, validate_file, validate_record
 from high_society.server import Limits, create_app
 from high_society.server._limits import Rate
 from high_society.server._store import Store
@@ -309,3 +313,88 @@ def test_a_server_under_these_bounds_still_plays(tmp_path: Path) -> None:
         assert isinstance(made, dict)
         status, _ = server.call("GET", f"/api/tables/{made['table']}")
         assert status == 200
+
+
+# --- A body sent with its head is the body's, bounded by its endpoint --------------------
+
+
+def padded_record(size: int) -> bytes:
+    """A valid record of a whole game, its ``meta`` padded to about ``size`` bytes."""
+    final, actions = play_game([HeuristicBot(seed) for seed in range(3)], seed=5)
+    assert final.is_over
+    record = GameRecord(["Ada", "Ben", "Cy"], actions)
+    text = dumps_record(record).encode()
+    padded = GameRecord(["Ada", "Ben", "Cy"], actions, meta={"pad": "x" * (size - len(text))})
+    return dumps_record(padded).encode()
+
+
+def sent_whole(port: int, method: str, path: str, body: bytes) -> tuple[int, dict[str, Any]]:
+    """One request whose head and body go out in one ``sendall``, as ``http.client`` and
+    ``requests`` send them; the answer's status and JSON."""
+    head = (
+        f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+        sock.sendall(head + body)
+        answer = answer_of(sock)
+    status = int(answer.split(b" ", 2)[1])
+    return status, json.loads(answer.split(b"\r\n\r\n", 1)[1])
+
+
+@pytest.fixture
+def roomy(tmp_path: Path) -> Iterator[Server]:
+    server = served(tmp_path)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_a_body_sent_with_its_head_is_not_counted_as_head(roomy: Server) -> None:
+    record = padded_record(100 * 1024)
+    assert validate_record(record).valid
+    status, answer = sent_whole(roomy.port, "POST", "/api/replays", record)
+    assert status == 200, answer
+    assert answer["valid"] is True
+    # http.client, as a Python client uses it, sends head and body in one write too.
+    connection = http.client.HTTPConnection("127.0.0.1", roomy.port, timeout=30)
+    try:
+        connection.request("POST", "/api/replays", record, {"Content-Type": "application/json"})
+        reply = connection.getresponse()
+        assert reply.status == 200
+        assert json.loads(reply.read())["valid"] is True
+    finally:
+        connection.close()
+
+
+def test_a_body_over_its_endpoint_s_bound_is_413_in_the_error_shape(roomy: Server) -> None:
+    too_large = padded_record(300 * 1024)
+    status, answer = sent_whole(roomy.port, "POST", "/api/replays", too_large)
+    assert (status, answer["kind"], answer["code"]) == (413, "too_large", "TOO_LARGE")
+    table = json.dumps({"seats": [{"kind": "person", "name": "x" * 30_000}]}).encode()
+    status, answer = sent_whole(roomy.port, "POST", "/api/tables", table)
+    assert (status, answer["kind"], answer["code"]) == (413, "too_large", "TOO_LARGE")
+    assert roomy.call("GET", "/api/health")[0] == 200
+
+
+def test_a_huge_chunked_body_is_413_and_the_answer_reaches_the_client(roomy: Server) -> None:
+    head = (
+        b"POST /api/replays HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\n\r\n"
+    )
+    chunk = b"%x\r\n%s\r\n" % (1024 * 1024, b" " * (1024 * 1024))
+    with socket.create_connection(("127.0.0.1", roomy.port), timeout=30) as sock:
+        sock.sendall(head)
+        try:
+            for _ in range(64):  # 64 MB, unless the server stops reading first
+                sock.sendall(chunk)
+            sock.sendall(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+        sock.settimeout(30)
+        answer = sock.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 413 "), answer[:80]
+    body = json.loads(answer.split(b"\r\n\r\n", 1)[1].split(b"\r\n")[0])
+    assert (body["kind"], body["code"]) == ("too_large", "TOO_LARGE")
+    assert roomy.call("GET", "/api/health")[0] == 200

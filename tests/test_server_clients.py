@@ -235,7 +235,7 @@ def test_the_document_is_whole_every_answer_typed_every_error_kind_listed(
     for path, operations in doc["paths"].items():
         for method, operation in operations.items():
             where = f"{method.upper()} {path}"
-            seat = path.endswith(("/payload", "/actions", "/events", "/rematch"))
+            seat = path.endswith(("/seat", "/payload", "/actions", "/events", "/rematch"))
             seat = seat and "/public/" not in path
             assert ("security" in operation) == seat, where
             for status, answer in operation["responses"].items():

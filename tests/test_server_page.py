@@ -467,3 +467,60 @@ def save(page: Any, name: str, *, full_page: bool = True) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(SHOTS) / name), full_page=full_page)
+
+
+def test_a_seat_link_never_takes_a_working_seat_away(data: Path) -> None:
+    """A seat link is checked with the server before its token is kept: a refused one
+    leaves the seat this browser holds; another seat's working one is kept only if the
+    person says so; no token stays in the address bar or the page's history."""
+    server = start(data)
+    try:
+        two = {"seats": [{"kind": "person", "name": n} for n in ("Ada", "Ben")]}
+        two["seats"].append({"kind": "bot", "bot": "pass"})
+        status, made = server.call("POST", "/api/tables", two)
+        assert status == 201
+        assert isinstance(made, dict)
+        table = made["table"]
+        ada, ben = (seat["token"] for seat in made["seats"])
+        with browser_contexts() as context:
+            person = Person(context(DESKTOP), "Ada")
+            page = person.page
+            answers: list[str] = []
+
+            def dialog(box: Any) -> None:
+                answers.append(box.message)
+                box.accept() if len(answers) > 1 else box.dismiss()
+
+            page.on("dialog", dialog)
+            kept = f"() => JSON.parse(localStorage.getItem('high-society:{table}')).token"
+            page.goto(f"{server.base}/#seat={table}:{ada}")  # her own link: kept
+            page.wait_for_selector("#game:not([hidden])")
+            assert page.evaluate(kept) == ada
+            for forged in ("ANYTHING", "x" * 43, ben[:-1]):  # anyone can make these
+                page.goto(f"{server.base}/#seat={table}:{forged}")
+                page.wait_for_selector("#notice:has-text('does not open a seat')")
+                assert page.evaluate(kept) == ada
+                page.wait_for_selector("#you:not([hidden])")  # she still plays her seat
+            page.goto(f"{server.base}/#seat=NOSUCHTABLE:{ada}")
+            page.wait_for_selector("#notice:has-text('no such table')")
+            assert page.evaluate(kept) == ada
+            page.goto(f"{server.base}/#seat={table}:{ben}")  # Ben's, working: asked
+            page.wait_for_selector("#notice:has-text('keeps its own seat')")
+            assert page.evaluate(kept) == ada
+            page.goto(f"{server.base}/#seat={table}:{ben}")  # asked again, and accepted
+            wait_for(lambda: page.evaluate(kept) == ben, "Ben's token kept once accepted")
+            assert answers == [answers[0]] * 2
+            assert "holds seat 1" in answers[0]
+            assert "Play seat 2" in answers[0]
+            # No token in the address bar, nor in any entry of the page's history.
+            entries = page.evaluate("() => history.length")
+            seen = [page.url]
+            for _ in range(entries - 1):  # from the last entry back to the first
+                page.go_back()
+                seen.append(page.url)
+            assert len(seen) > 5
+            assert not any(token in url for url in seen for token in (ada, ben)), seen
+            person.clean()
+    finally:
+        while STARTED_SERVERS:
+            STARTED_SERVERS.pop().stop()

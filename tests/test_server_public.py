@@ -223,3 +223,15 @@ def test_a_replay_is_bounded_in_size_and_rate(tmp_path: Any) -> None:
         late = client.post("/api/replays", content=b"{}", headers=json_body)
         assert (late.status_code, late.json()["code"]) == (429, "TOO_MANY_REPLAYS")
         assert int(late.headers["retry-after"]) >= 1
+
+
+def test_replays_are_bounded_in_all_whatever_the_addresses(tmp_path: Any) -> None:
+    limits = Limits(replays_per_minute=100, all_replays_per_minute=2)
+    app = create_app(f"sqlite:///{tmp_path}/t.sqlite3", limits=limits)
+    with TestClient(app) as client:
+        json_body = {"Content-Type": "application/json"}
+        for _ in range(2):
+            assert client.post("/api/replays", content=b"{}", headers=json_body).status_code == 200
+        late = client.post("/api/replays", content=b"{}", headers=json_body)
+        assert (late.status_code, late.json()["code"]) == (503, "TOO_MANY_REPLAYS")
+        assert int(late.headers["retry-after"]) >= 1

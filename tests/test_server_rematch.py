@@ -5,6 +5,7 @@ asked again, from any process and at the same moment, it is made once and each p
 gets the same seat and token; it starts when every person has asked; its refusals."""
 
 import asyncio
+import functools
 import threading
 import time
 from pathlib import Path
@@ -13,7 +14,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from high_society.server import create_app
+from high_society.server import Limits, create_app
 from high_society.server._master import Master, Rematch
 from high_society.server._notify import Notifier
 from high_society.server._store import Store
@@ -73,7 +74,7 @@ def test_a_rematch_seats_the_same_people_and_bots_one_seat_on_and_starts_when_al
     kinds = [(seat["kind"], seat["name"], seat["bot"]) for seat in lobby["seats"]]
     assert kinds == [
         ("reserved", "Ben", None),
-        ("bot", "Pass bot 2", "pass"),
+        ("bot", "Pass bot 3", "pass"),  # a bot keeps its name at its new seat
         ("person", "Ada", None),
     ]
     # Asked again (a lost answer, another device): the same seat and token, nothing new.
@@ -88,7 +89,7 @@ def test_a_rematch_seats_the_same_people_and_bots_one_seat_on_and_starts_when_al
     seen = client.get(f"/api/tables/{new}/payload", headers=auth(second["token"])).json()
     assert seen["number"] == 1  # started: its first card revealed
     assert seen["to_act"] == 0
-    assert [p["name"] for p in seen["players"]] == ["Ben", "Pass bot 2", "Ada"]
+    assert [p["name"] for p in seen["players"]] == ["Ben", "Pass bot 3", "Ada"]
     # Each table's tokens are its own.
     for token in (ada, ben):
         answer = client.get(f"/api/tables/{new}/payload", headers=auth(token))
@@ -187,5 +188,89 @@ def test_the_rotation_moves_every_seat_one_on(players: int, tmp_path: Path) -> N
 
 
 def who(seat: dict[str, Any]) -> str:
-    """A person's name, or a bot's kind (a bot is named after its seat)."""
-    return str(seat["name"] if seat["kind"] == "person" else seat["bot"])
+    """A seat's name: a person's, or a bot's (kept from the table before)."""
+    return str(seat["name"])
+
+
+def test_a_rematch_counts_in_the_address_s_table_budget(database: str) -> None:
+    limits = Limits(tables_per_minute=2)  # a burst of 2, then one each 30 s
+    with TestClient(create_app(database, sweep_seconds=0.2, limits=limits)) as client:
+        table, (ada, _) = played_out(client)
+        assert client.post("/api/tables", json=TWO_AND_A_BOT).status_code == 201
+        refused = client.post("/api/tables", json=TWO_AND_A_BOT)
+        assert (refused.status_code, refused.json()["code"]) == (429, "TOO_MANY_TABLES")
+        # A rematch is a table made: refused alike, and nothing is made.
+        answer = client.post(f"/api/tables/{table}/rematch", headers=auth(ada))
+        assert (answer.status_code, answer.json()["code"]) == (429, "TOO_MANY_TABLES")
+        assert int(answer.headers["Retry-After"]) >= 1
+        assert client.get(f"/api/tables/{table}").json()["rematch"] is None
+
+
+def counted_writes(store: Store) -> list[object]:
+    """The write transactions ``store`` makes from now on, each job listed as it runs."""
+    writes: list[object] = []
+    real_write = store._db.write
+
+    def counted(job: Any) -> Any:
+        writes.append(job)
+        return real_write(job)
+
+    store._db.write = counted  # type: ignore[method-assign]
+    return writes
+
+
+def ask_rematch(store: Store, table: str, token: str) -> Rematch:
+    """The rematch ask of ``token`` at ``table``, by a master of its own on ``store``."""
+
+    async def ask() -> Rematch:
+        master = Master(store, Notifier())
+        master.start(asyncio.get_running_loop())
+        try:
+            return await master.rematch(table, token)
+        finally:
+            await master.close()
+
+    return asyncio.run(ask())
+
+
+def test_a_rematch_asked_again_is_answered_without_a_write(database: str) -> None:
+    with TestClient(create_app(database, sweep_seconds=0.2)) as client:
+        table, (ada, ben) = played_out(client)
+        first = client.post(f"/api/tables/{table}/rematch", headers=auth(ada)).json()
+    store = Store(database)
+    writes = counted_writes(store)
+    ask = functools.partial(ask_rematch, store, table)
+    try:
+        for _ in range(3):
+            again = ask(ada)
+            assert (again.table_id, again.seat, again.token) == (
+                first["table"],
+                first["seat"],
+                first["token"],
+            )
+        assert writes == []  # asked again: read, not written
+        ask(ben)  # Ben's first ask claims his seat: one write
+        assert len(writes) == 1
+        ask(ben)
+        assert len(writes) == 1
+    finally:
+        store.close()
+
+
+def test_a_rematch_is_made_and_claimed_in_one_transaction(database: str) -> None:
+    """Nothing lies between making the rematch and claiming the asker's seat: a process
+    killed at any moment of an ask leaves either no rematch or one with the seat claimed,
+    and asking again (any process) answers the same seat and token."""
+    with TestClient(create_app(database, sweep_seconds=0.2)) as client:
+        table, (ada, _) = played_out(client)
+    store = Store(database)
+    writes = counted_writes(store)
+    ask = functools.partial(ask_rematch, store, table)
+    try:
+        made = ask(ada)
+        assert len(writes) == 1
+        seats = store.lobby(made.table_id).seats
+        assert seats[made.seat].kind == "person"
+        assert ask(ada) == made
+    finally:
+        store.close()

@@ -36,7 +36,7 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from importlib import resources
 
-from high_society._text import install_hint
+from high_society._text import install_hint, short_repr
 
 try:
     import numpy as np
@@ -410,6 +410,10 @@ class LearnedBot:
             each draw a hash of what the seat sees keyed by ``seed``: deterministic for a
             seed, unpredictable across seeds (a tournament seeds each game's bots anew).
             A network of the full action space always plays its best legal id.
+
+    Raises:
+        InvalidConfigError: ``network`` is not a :class:`PolicyNetwork` (a file's name,
+            say: :func:`load_network` reads one).
     """
 
     def __init__(
@@ -419,6 +423,11 @@ class LearnedBot:
         network: PolicyNetwork | None = None,
         sampled: bool = False,
     ) -> None:
+        if network is not None and not isinstance(network, PolicyNetwork):
+            raise InvalidConfigError(
+                f"network must be a PolicyNetwork (load_network reads one from a file), "
+                f"not {short_repr(network)}"
+            )
         self.seed = 0 if seed is None else seed
         self.network = network
         self.sampled = sampled

@@ -309,7 +309,11 @@ def _unknown(spec: str) -> InvalidConfigError:
 
 
 def _described(error: BaseException) -> str:
+    """A failure of a bot's factory in a line: the library's own refusals (their values
+    made safe already) whole, anything else's message cut short and made safe."""
     text = str(error)
+    if isinstance(error, InvalidConfigError):
+        return text
     return type(error).__name__ + (f": {short_repr(text)[1:-1]}" if text else "")
 
 

@@ -2,7 +2,8 @@
 
 Each subcommand lives in a module of this package that provides ``register(subparsers)``;
 the registered handler returns the exit code. No traceback reaches the user: the library's
-own errors and OS errors become one line on standard error and exit code 1.
+own errors, OS errors and a missing optional extra become one line on standard error and
+exit code 1.
 """
 
 import argparse
@@ -21,6 +22,7 @@ from high_society.cli import (
     tournament,
     validate,
 )
+from high_society.cli._options import missing_extra
 from high_society.errors import HighSocietyError
 
 __all__ = ["main"]
@@ -35,6 +37,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Reiner Knizia's High Society: play, check and study games.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.set_defaults(extras=())  # what a subcommand needs beyond the engine (set_handler)
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in _SUBCOMMANDS:
         module.register(subparsers)
@@ -56,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.handler(args)
     except HighSocietyError as error:
         print(f"high-society: {error}", file=sys.stderr)
+        return 1
+    except ImportError as error:  # an optional extra is not installed
+        print(f"high-society: {missing_extra(args.command, args.extras, error)}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # the reader of our output went away (| head): stop quietly
         _discard_output()

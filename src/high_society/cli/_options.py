@@ -2,10 +2,39 @@
 
 import argparse
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
+from high_society._text import install_hint
 from high_society.cards import MAX_PLAYERS, MIN_PLAYERS
 from high_society.parallel import MAX_JOBS
+
+
+def set_handler(
+    parser: argparse.ArgumentParser,
+    handler: Callable[[argparse.Namespace], int],
+    *extras: str,
+) -> None:
+    """The subcommand's handler, and the optional extras it needs (named in the one-line
+    message :func:`missing_extra` makes when one of their modules cannot be imported)."""
+    parser.set_defaults(handler=handler, extras=extras)
+
+
+def missing_extra(command: str, extras: Sequence[str], error: ImportError) -> str:
+    """What the command line says, in one line, when ``command`` needs a module that is not
+    installed: which extras to install, and how.
+
+    >>> error = ModuleNotFoundError(name="openskill")
+    >>> missing_extra("ratings", ("batch", "ratings"), error).split(": pip")[0]
+    'ratings needs the batch and ratings extras (openskill is missing)'
+    """
+    name = error.name or getattr(error.__cause__, "name", None)
+    missing = f"{name.partition('.')[0]} is missing" if name else "a module is missing"
+    if not extras:
+        return f"{command}: {missing}: {error}"
+    plural = "s" if len(extras) > 1 else ""
+    return f"{command} needs the {' and '.join(extras)} extra{plural} ({missing}): " + install_hint(
+        ",".join(extras)
+    )
 
 
 def add_players_option(parser: argparse.ArgumentParser, help: str) -> None:

@@ -6,7 +6,7 @@ from typing import TextIO
 from high_society._files import check_target
 from high_society.actions import Action
 from high_society.bots import Bot, HeuristicBot, RandomBot
-from high_society.cli._options import add_players_option, add_seed_option
+from high_society.cli._options import add_players_option, add_seed_option, set_handler
 from high_society.host import Step, play
 from high_society.record import GameRecord, write_record
 from high_society.text import final_table, narrate
@@ -39,7 +39,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="also write the game to FILE as a recorded game (JSON, format v1); only a "
         "regular file is replaced (exit code 1 otherwise, nothing written)",
     )
-    parser.set_defaults(handler=run)
+    set_handler(parser, run)
 
 
 def make_bots(kind: str, players: int, seed: int) -> list[Bot]:

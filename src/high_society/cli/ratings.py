@@ -5,7 +5,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from high_society.cli._options import add_seed_option, bounded, one_numpy_thread
+from high_society.cli._options import add_seed_option, bounded, one_numpy_thread, set_handler
 
 __all__ = ["register", "run"]
 
@@ -46,12 +46,14 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="games per cell of the cross-play matrix (default 0: none)",
     )
     add_seed_option(parser, 1, "seed of the games (default 1)")
-    parser.set_defaults(handler=run)
+    set_handler(parser, run, "batch", "ratings")
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Rate the bots ``args`` name and print the tables."""
     one_numpy_thread()
+    import openskill  # noqa: F401 (the ratings extra: missing, said before any game is played)
+
     from high_society.batch.ratings import ROSTER, cross_play, rate, roster_entry
 
     stream = out if out is not None else sys.stdout

@@ -13,7 +13,8 @@ import socket
 import sys
 from pathlib import Path
 
-from high_society._text import install_hint, short_repr
+from high_society._text import short_repr
+from high_society.cli._options import set_handler
 from high_society.errors import InvalidConfigError
 
 __all__ = [
@@ -219,29 +220,24 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="serve the browsable API docs at /docs (Swagger UI, which browsers load from "
         "its CDN; off by default: /openapi.json is always served)",
     )
-    parser.set_defaults(handler=run)
+    set_handler(parser, run, "server")
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted.
 
     Raises:
-        InvalidConfigError: the ``server`` extra is not installed, the data directory cannot
-            be made, the records folder cannot be made, ``--bot-delay`` or
-            ``--send-seconds`` is out of range, the database
-            cannot be used (not a database URL, unreachable, another schema version), or
-            the server cannot listen on ``--host`` and ``--port`` (see :func:`listen`).
+        ImportError: the ``server`` extra is not installed (the command line says which).
+        InvalidConfigError: the data directory or the records folder cannot be made,
+            ``--bot-delay`` or ``--send-seconds`` is out of range, the database cannot be
+            used (not a database URL, unreachable, another schema version), or the server
+            cannot listen on ``--host`` and ``--port`` (see :func:`listen`).
     """
-    try:
-        import uvicorn
+    import uvicorn
 
-        from high_society.server import Limits, check_database, create_app
-        from high_society.server._http import protocol_for
-    except ImportError as error:
-        raise InvalidConfigError(
-            f"the server needs the server extra ({error.name} is missing): "
-            + install_hint("server")
-        ) from None
+    from high_society.server import Limits, check_database, create_app
+    from high_society.server._http import protocol_for
+
     if not 0 <= args.bot_delay <= 60:
         raise InvalidConfigError("--bot-delay must be 0 to 60 seconds")
     if not 1 <= args.send_seconds <= 3600:

@@ -10,6 +10,7 @@ from high_society.cli._options import (
     add_jobs_option,
     add_players_option,
     add_seed_option,
+    set_handler,
 )
 from high_society.errors import InvalidConfigError
 from high_society.simulate import POLICIES, SimulationStats, simulate
@@ -49,7 +50,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="the reducer (apply, default) or the vectorised batch engine (uniform policy "
         "only; needs the batch extra: pip install '.[batch]' in a clone of the project)",
     )
-    parser.set_defaults(handler=run)
+    set_handler(parser, run)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:

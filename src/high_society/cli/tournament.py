@@ -7,7 +7,12 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from high_society.cli._options import add_games_option, add_jobs_option, add_seed_option
+from high_society.cli._options import (
+    add_games_option,
+    add_jobs_option,
+    add_seed_option,
+    set_handler,
+)
 from high_society.tournament import TournamentResult, parse_entrant, tournament
 
 __all__ = ["format_table", "register", "run"]
@@ -31,7 +36,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     add_seed_option(parser, 1, "seed for bots and deck (default 1)")
     add_jobs_option(parser)
     parser.add_argument("--json", action="store_true", help="print the table as one JSON object")
-    parser.set_defaults(handler=run)
+    set_handler(parser, run)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:

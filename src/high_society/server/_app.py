@@ -222,15 +222,23 @@ def create_app(
     slots = StreamSlots(bounds.max_seat_streams, bounds.max_streams, bounds.max_address_streams)
     rate = Rate(bounds.tables_per_minute)
     replays = Rate(bounds.replays_per_minute)
+    all_replays = Rate(bounds.all_replays_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, database)
         master = Master(
-            store, notifier, bot_delay=bot_delay, max_tables=bounds.max_tables, records=folder
+            store,
+            notifier,
+            bot_delay=bot_delay,
+            max_tables=bounds.max_tables,
+            table_rate=rate,
+            records=folder,
         )
         master.live = await asyncio.to_thread(store.count_live)
-        app.state.services = Services(master, notifier, watcher, slots, bounds, rate, replays)
+        app.state.services = Services(
+            master, notifier, watcher, slots, bounds, replays, all_replays
+        )
         loop = asyncio.get_running_loop()
         notifier.bind(loop)
         master.start(loop)

@@ -305,22 +305,21 @@ class Database:
         self.engine.dispose()
 
     def _make_schema(self) -> None:
+        """Make the schema in a database that holds none of the server's tables, migrate one
+        of an earlier version, and refuse, untouched, one whose version is later, unknown
+        or not told truly (the checks come before anything is written, in the one
+        transaction that writes)."""
         with self.engine.connect() as conn:
             conn.execution_options(hs_write=True)
             with conn.begin():
                 if self.is_postgres:  # two processes starting at once make it once
                     conn.execute(sa.select(sa.func.pg_advisory_xact_lock(SCHEMA_LOCK)))
+                version = _schema_version(conn)
                 metadata.create_all(conn)
-                found = conn.execute(sa.select(schema_table.c.version)).scalars().all()
-                if not found:
+                if version is None:
                     conn.execute(schema_table.insert().values(version=SCHEMA_VERSION))
-                elif len(found) == 1 and found[0] in MIGRATIONS:
-                    _migrate(conn, found[0])
-                elif found != [SCHEMA_VERSION]:
-                    raise InvalidConfigError(
-                        f"the database holds tables of schema version {found[0]}, and this "
-                        f"server reads version {SCHEMA_VERSION}"
-                    )
+                elif version != SCHEMA_VERSION:
+                    _migrate(conn, version)
 
     @contextmanager
     def _transaction(self) -> Iterator[Cursor]:
@@ -412,6 +411,45 @@ class Database:
         one's own, outside the pool: the listener's)."""
         cargs, cparams = self.engine.dialect.create_connect_args(self.engine.url)
         return cargs, {"connect_timeout": 10, **cparams}
+
+
+def _schema_version(conn: sa.engine.Connection) -> int | None:
+    """The schema version the database holds: ``None`` when it holds none of the server's
+    tables (a new database), else the one row of ``hs_schema``, which this server reads or
+    migrates (:data:`MIGRATIONS`).
+
+    Raises:
+        InvalidConfigError: the version is later than this server's, or not known: the
+            server's tables without ``hs_schema``, or ``hs_schema`` with no row or with
+            several.
+    """
+    ours = {table.name for table in metadata.sorted_tables}
+    found = sorted(ours & set(sa.inspect(conn).get_table_names()))
+    if not found:
+        return None
+    refused = "this server leaves it untouched"
+    if schema_table.name not in found:
+        raise InvalidConfigError(
+            f"the database holds the server's tables ({', '.join(found)}) but no "
+            f"{schema_table.name} table to say their schema version: {refused}"
+        )
+    rows = conn.execute(sa.select(schema_table.c.version)).scalars().all()
+    if len(rows) != 1:
+        versions = ", ".join(str(row) for row in rows) or "none"
+        raise InvalidConfigError(
+            f"the database's {schema_table.name} table holds {len(rows)} rows (versions: "
+            f"{versions}), where a database of this server holds one: its schema version "
+            f"is unknown, and {refused}"
+        )
+    version = int(rows[0])
+    if version != SCHEMA_VERSION and version not in MIGRATIONS:
+        newer = "a newer server" if version > SCHEMA_VERSION else "another server"
+        raise InvalidConfigError(
+            f"the database holds tables of schema version {version}, made by {newer}; "
+            f"this server reads version {SCHEMA_VERSION} (and migrates earlier ones): "
+            f"{refused}"
+        )
+    return version
 
 
 def _migrate(conn: sa.engine.Connection, version: int) -> None:

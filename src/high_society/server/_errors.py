@@ -15,7 +15,7 @@ from high_society.errors import HighSocietyError, RecordError
 from high_society.serial import JSONObject, error_to_json
 from high_society.server._auth import Unauthorized
 from high_society.server._encoding import fast_json
-from high_society.server._master import Busy, Full
+from high_society.server._master import Busy, Full, Retired, TooFast
 from high_society.server._store import Conflict, NotFound, is_unavailable
 from high_society.table import Refusal, RefusalKind
 
@@ -144,6 +144,20 @@ def error_for(error: Exception) -> ApiError:
             "TOO_MANY_TABLES",
             "the server holds as many tables as it may: try again later",
             retry_after=60,
+        )
+    if isinstance(error, Retired):
+        return ApiError(
+            ErrorKind.UNAVAILABLE,
+            "SCHEMA_MOVED",
+            "a newer server moved the database on: this one no longer serves it",
+            retry_after=60,
+        )
+    if isinstance(error, TooFast):
+        return ApiError(
+            ErrorKind.TOO_MANY,
+            "TOO_MANY_TABLES",
+            str(error),
+            retry_after=max(1, round(error.wait + 0.5)),
         )
     if isinstance(error, Busy):
         return ApiError(

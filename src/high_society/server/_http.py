@@ -16,6 +16,7 @@ with bounds for every client and one send per answer.
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -28,13 +29,21 @@ log = logging.getLogger("high_society.server")
 
 
 class _Coalescing:
-    """A transport whose writes made in one turn of the event loop go out as one."""
+    """A transport whose writes made in one turn of the event loop go out as one, and
+    whose ``close`` the protocol may put off (``lingers``: it returns True when it closes
+    the connection itself later)."""
 
-    __slots__ = ("_loop", "_pending", "_transport")
+    __slots__ = ("_lingers", "_loop", "_pending", "_transport")
 
-    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self,
+        transport: asyncio.Transport,
+        loop: asyncio.AbstractEventLoop,
+        lingers: Callable[[], bool],
+    ) -> None:
         self._transport = transport
         self._loop = loop
+        self._lingers = lingers
         self._pending: list[bytes] = []
 
     def write(self, data: bytes) -> None:
@@ -51,7 +60,8 @@ class _Coalescing:
 
     def close(self) -> None:
         self._flush()
-        self._transport.close()
+        if not self._lingers():
+            self._transport.close()
 
     def write_eof(self) -> None:
         self._flush()
@@ -75,14 +85,19 @@ class BoundedHttpProtocol(HttpToolsProtocol):
     _by_address: ClassVar[dict[str, int]] = {}
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(_Coalescing(transport, self.loop))  # type: ignore[arg-type]
+        coalescing = _Coalescing(transport, self.loop, self._linger)  # type: ignore[arg-type]
+        super().connection_made(coalescing)  # type: ignore[arg-type]
         self._head_bytes = 0
+        self._head_tail = b""
+        self._chunk: bytes | None = None
         self._header_lines = 0
         self._in_head = True
         self._refused = False
         self._address = self.client[0] if self.client else ""
         count = self._by_address.get(self._address, 0) + 1
         self._by_address[self._address] = count
+        self._unread_timer: asyncio.TimerHandle | None = None
+        self._closing_after_body = False
         self._head_timer: asyncio.TimerHandle | None = self.loop.call_later(
             self.limits.head_seconds, self._head_late
         )
@@ -97,20 +112,28 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         else:
             self._by_address.pop(self._address, None)
         self._cancel_head_timer()
+        if self._unread_timer is not None:
+            self._unread_timer.cancel()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
         if self._refused:
             return
+        # Every byte read while the head is incomplete counts as head until the parser
+        # says where the head ends (``on_headers_complete``), which takes back the body's
+        # bytes that came in the same read.
+        self._chunk = data if self._in_head else None
         if self._in_head:
             self._head_bytes += len(data)
         super().data_received(data)
+        if self._chunk is not None:  # the head goes on past this read
+            self._head_tail = (self._head_tail + data)[-3:]
+            self._chunk = None
         if self._refused or (self._in_head and self._head_bytes > self.limits.max_head_bytes):
             self._refuse_head()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
-        self._in_head = True
         self._header_lines = 0
         if self._head_timer is None:
             self._head_timer = self.loop.call_later(self.limits.head_seconds, self._head_late)
@@ -125,7 +148,11 @@ class BoundedHttpProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._in_head = False
         self._cancel_head_timer()
-        if self._head_bytes > self.limits.max_head_bytes + _BODY_IN_FIRST_READ:
+        if self._chunk is not None:
+            self._head_bytes -= _after_head(self._head_tail, self._chunk)
+            self._chunk = None
+        self._head_tail = b""
+        if self._head_bytes > self.limits.max_head_bytes:
             self._refused = True
         if not self._refused:
             super().on_headers_complete()
@@ -135,12 +162,48 @@ class BoundedHttpProtocol(HttpToolsProtocol):
             super().on_body(body)
 
     def on_message_complete(self) -> None:
+        # What comes next on the connection is the next request's head.
+        self._in_head = True
+        self._head_bytes = 0
+        self._head_tail = b""
+        if self._unread_timer is not None:  # a body answered early has ended
+            self._unread_timer.cancel()
+            self._unread_timer = None
+            if self._closing_after_body:
+                self._refused = True
+                self.transport.close()
+                return
         if not self._refused:
             super().on_message_complete()
 
     def on_response_complete(self) -> None:
-        self._head_bytes = 0
         super().on_response_complete()
+        if not self._in_head and self._unread_timer is None and not self.transport.is_closing():
+            self._read_rest_of_body()
+
+    def _read_rest_of_body(self) -> None:
+        """A request answered before its body ended (413: too large): the rest of the body
+        is read and dropped, so that the client, which reads the answer once it has sent
+        its body, gets it, but only for as long as a body may take (then the connection
+        is closed)."""
+        self._unread_timer = self.loop.call_later(self.limits.body_seconds, self._unread_late)
+
+    def _linger(self) -> bool:
+        """Whether a close asked for now waits for the rest of the request's body (see
+        :meth:`_read_rest_of_body`): closing with input unread would reset the connection,
+        and the client could lose the answer."""
+        if self._in_head or self._refused:
+            return False
+        self._closing_after_body = True
+        if self._unread_timer is None:
+            self._read_rest_of_body()
+        return True
+
+    def _unread_late(self) -> None:
+        self._unread_timer = None
+        if not self._in_head and not self.transport.is_closing():
+            log.info("%s went on sending a body answered already: closed", self._address)
+            self.transport.abort()
 
     def _cancel_head_timer(self) -> None:
         if self._head_timer is not None:
@@ -181,8 +244,18 @@ _HEAD_TOO_LARGE = (
     b'{"kind":"too_large","code":"HEAD_TOO_LARGE","message":"a request head holds at most '
     b'%d bytes and %d header lines","path":"$"}'
 )
-#: A head's last read may bring the start of the body with it (bodies are small).
-_BODY_IN_FIRST_READ = 8192
+#: The end of a request head (HTTP/1.1; httptools accepts no other).
+_HEAD_END = b"\r\n\r\n"
+
+
+def _after_head(tail: bytes, chunk: bytes) -> int:
+    """How many bytes of ``chunk``, the read in which the head ended, come after the head
+    (the body's first bytes, or the next request's); ``tail`` is what was read of the head
+    just before ``chunk`` (at most its last 3 bytes, where the end may have begun)."""
+    end = (tail + chunk).find(_HEAD_END)
+    return 0 if end < 0 else len(tail) + len(chunk) - end - len(_HEAD_END)
+
+
 #: How long a refused connection's input is still read (and dropped) before it is closed.
 _LINGER_SECONDS = 2.0
 

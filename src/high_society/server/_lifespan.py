@@ -89,11 +89,19 @@ class Background:
         return deliver
 
     async def _sweep(self) -> None:
-        """Every sweep: let the bots and the dealer play wherever they must act, delete
-        the tables past their time (:class:`~high_society.server.Limits`), and count the
-        tables not over."""
-        while True:
+        """Every sweep: make sure the database still holds this server's schema version
+        (else stop using it: see :class:`~high_society.server._master.Retired`), let the
+        bots and the dealer play wherever they must act, delete the tables past their
+        time (:class:`~high_society.server.Limits`), and count the tables not over."""
+        while not self._master.retired:
             try:
+                if await self._in_store(self._store.schema_moved):
+                    log.error(
+                        "the database's schema was moved on by a newer server: this one "
+                        "stops using it (stop it, and run the newer version)"
+                    )
+                    self._master.retired = True
+                    return
                 self._master.schedule(await self._in_store(self._store.due))
                 now = time.time()
                 idle = now - self._limits.idle_hours * 3600

@@ -43,7 +43,9 @@ class Limits:
     - ``max_tables``: tables not over (waiting for players or playing) in the database
       (503); ``tables_per_minute``: tables one address may make each minute, in a burst of
       as many (429 with ``Retry-After``); ``replays_per_minute``: recorded games one
-      address may have replayed each minute, likewise;
+      address may have replayed each minute, likewise; ``all_replays_per_minute``: those
+      all addresses together may have replayed (503 with ``Retry-After``: a replay costs
+      milliseconds of CPU, and many addresses must not take the process from its tables);
     - ``idle_hours``: a table with no action for this long (waiting or playing) is
       deleted; ``keep_days``: a finished table is deleted this long after its end (its
       record is written first to the records folder, when the server has one).
@@ -64,6 +66,7 @@ class Limits:
     max_tables: int = attrs.field(default=10_000, validator=_positive)
     tables_per_minute: float = attrs.field(default=20.0, validator=_positive)
     replays_per_minute: float = attrs.field(default=30.0, validator=_positive)
+    all_replays_per_minute: float = attrs.field(default=600.0, validator=_positive)
     idle_hours: float = attrs.field(default=24.0, validator=_positive)
     keep_days: float = attrs.field(default=30.0, validator=_positive)
 

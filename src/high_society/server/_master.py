@@ -40,6 +40,7 @@ from high_society.serial import action_from_json, action_to_json
 from high_society.server._auth import derived_token, hash_token, new_token, seat_by_token
 from high_society.server._bots import TableBot
 from high_society.server._encoding import fast_json
+from high_society.server._limits import Rate
 from high_society.server._notify import Notifier
 from high_society.server._store import (
     Conflict,
@@ -52,7 +53,18 @@ from high_society.server._store import (
 )
 from high_society.table import Accepted, Move, Refusal, Seat, Table
 
-__all__ = ["Busy", "Created", "Full", "Game", "Master", "Played", "Rematch", "SeatSpec"]
+__all__ = [
+    "Busy",
+    "Created",
+    "Full",
+    "Game",
+    "Master",
+    "Played",
+    "Rematch",
+    "Retired",
+    "SeatSpec",
+    "TooFast",
+]
 
 log = logging.getLogger("high_society.server")
 
@@ -74,6 +86,21 @@ class Busy(Exception):
 
 class Full(Exception):
     """The database holds as many tables not over as the server may keep."""
+
+
+class Retired(Exception):
+    """The database's schema moved on under this process (a newer server migrated it): it
+    no longer reads or writes it, so that it cannot undo what the newer version keeps."""
+
+
+class TooFast(Exception):
+    """One address made as many tables as it may for now: ``wait`` seconds until it may
+    make another (``per_minute``: the rate)."""
+
+    def __init__(self, wait: float, per_minute: float) -> None:
+        super().__init__(f"an address makes at most {per_minute:g} tables a minute")
+        self.wait = wait
+        self.per_minute = per_minute
 
 
 @attrs.frozen
@@ -185,7 +212,7 @@ def _rows(specs: Sequence[SeatSpec]) -> tuple[list[SeatRow], list[tuple[int, str
             token = new_token()
             tokens.append((seat, token))
             token_hash = hash_token(token)
-        elif spec.kind == "bot":
+        elif spec.kind == "bot" and name is None:
             assert spec.bot is not None
             name = f"{spec.bot.capitalize()} bot {seat + 1}"
             while name in names:
@@ -195,13 +222,16 @@ def _rows(specs: Sequence[SeatSpec]) -> tuple[list[SeatRow], list[tuple[int, str
     return rows, tokens
 
 
-def _rematch_specs(seats: Sequence[SeatRow]) -> list[SeatSpec]:
-    """A rematch's seats: the same people (their seats reserved) and bots, each one seat
-    to the right, so that the player who sat second starts (R3: the first seat starts)."""
+def _rematch_specs(seats: Sequence[Seat]) -> list[SeatSpec]:
+    """A rematch's seats: the same people (their seats reserved) and bots (their names
+    kept), each one seat to the right, so that the player who sat second starts (R3: the
+    first seat starts)."""
     rotated = [*seats[1:], seats[0]]
     return [
-        SeatSpec("bot", bot=row.bot) if row.kind == "bot" else SeatSpec("reserved", name=row.name)
-        for row in rotated
+        SeatSpec("bot", name=seat.name, bot=seat.bot)
+        if seat.bot is not None
+        else SeatSpec("reserved", name=seat.name)
+        for seat in rotated
     ]
 
 
@@ -222,8 +252,9 @@ class Master:
 
     ``bot_delay``: seconds of pause after each automatic action of a table.
     ``bot_threads``: how many tables' bots think at once. ``max_tables``: tables not over
-    the database may hold (counted here between sweeps, which read the count). ``records``:
-    a folder where each game's record is written as it ends.
+    the database may hold (counted here between sweeps, which read the count);
+    ``table_rate``: how many tables (rematches included) one address may make a minute.
+    ``records``: a folder where each game's record is written as it ends.
     """
 
     def __init__(
@@ -235,12 +266,14 @@ class Master:
         bot_threads: int = 2,
         store_threads: int = 16,
         max_tables: int = 10_000,
+        table_rate: Rate | None = None,
         records: Path | None = None,
     ) -> None:
         self._store = store
         self._notifier = notifier
         self._bot_delay = bot_delay
         self._max_tables = max_tables
+        self._table_rate = table_rate
         self._records = records
         #: Tables not over in the database, as last counted, plus those made here since.
         self.live = 0
@@ -252,6 +285,8 @@ class Master:
         self._bots = ThreadPoolExecutor(bot_threads, thread_name_prefix="high-society-bot")
         self._io = ThreadPoolExecutor(store_threads, thread_name_prefix="high-society-store")
         self._loop: asyncio.AbstractEventLoop | None = None
+        #: Set once the database's schema moved on under this process (:class:`Retired`).
+        self.retired = False
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Bind the master to the event loop it serves in."""
@@ -272,12 +307,30 @@ class Master:
 
     # --- Making and joining tables ----------------------------------------------------------
 
-    async def create(self, specs: Sequence[SeatSpec]) -> Created:
-        """Make a table: a person's seat gets a token; bots are named after their kind and
-        seat, never like a person; with no seat open the table starts at once, its deck
-        shuffled (``secrets.SystemRandom``) and its first card revealed."""
+    def _may_make(self, address: str) -> None:
+        """The table budget, before a table is made for ``address`` (a rematch too): the
+        database's bound of tables not over, and the address's rate.
+
+        Raises:
+            TooFast, Full: the address made its tables for now; the database is full.
+        """
+        if self._table_rate is not None:
+            wait = self._table_rate.take(address)
+            if wait:
+                raise TooFast(wait, self._table_rate.per_minute)
         if self.live >= self._max_tables:
             raise Full
+
+    async def create(self, specs: Sequence[SeatSpec], address: str = "") -> Created:
+        """Make a table for the client at ``address``: a person's seat gets a token; bots
+        are named after their kind and seat, never like a person; with no seat open the
+        table starts at once, its deck shuffled (``secrets.SystemRandom``) and its first
+        card revealed.
+
+        Raises:
+            TooFast, Full: the table budget (:meth:`_may_make`).
+        """
+        self._may_make(address)
         table_id = secrets.token_urlsafe(12)
         rows, tokens = _rows(specs)
         hashes = {row.token_hash: row.seat for row in rows if row.token_hash is not None}
@@ -309,41 +362,51 @@ class Master:
             self._started(table_id)
         return seat, token
 
-    async def rematch(self, table_id: str, token: object) -> Rematch:
+    async def rematch(self, table_id: str, token: object, address: str = "") -> Rematch:
         """The seat at the rematch of a finished table of the person whose token there is
-        ``token``: the rematch is made by the first person to ask (once, whichever process
-        they ask), with the same people and bots each one seat on (another player starts)
-        and a fresh shuffle, every person's seat reserved; each person's own ask claims
-        theirs, with a token derived from their old one (so asking again gives the same).
-        It starts once every person has claimed.
+        ``token``, asking from ``address``: the rematch is made by the first person to ask
+        (once, whichever process they ask; it counts in that address's table budget),
+        with the same people and bots each one seat on (another player starts) and a
+        fresh shuffle, every person's seat reserved; each person's own ask claims theirs,
+        with a token derived from their old one (so asking again gives the same, and
+        costs no write). It starts once every person has claimed.
 
         Raises:
             NotFound, Unauthorized: no such table; no seat of it has that token.
             Conflict: the game is not over (``GAME_NOT_OVER``).
-            Full: the database holds as many tables as it may.
+            TooFast, Full: the rematch is to be made, past the table budget.
         """
         seat = await self.seat_of(table_id, token)
         assert isinstance(token, str)  # seat_of refuses any other
         game = await self._game(table_id, fresh=True)
         if not game.table.is_over:
             raise Conflict("GAME_NOT_OVER", "a rematch follows the end of the game")
-        lobby: Lobby = await self._in_store(self._store.lobby, table_id)
-        if lobby.rematch is None and self.live >= self._max_tables:
-            raise Full
-        rows, _ = _rows(_rematch_specs(lobby.seats))
-        new_id, made = await self._in_store(
-            self._store.rematch, table_id, secrets.token_urlsafe(12), rows, secrets.randbits(62)
+        seats = game.table.seats
+        new_seat = (seat - 1) % len(seats)
+        found = await self._in_store(self._store.rematch_seat, table_id, new_seat)
+        if found is not None:
+            new_id, claimed = found
+            new_token = derived_token(token, new_id)
+            if claimed == hash_token(new_token):
+                return Rematch(new_id, new_seat, new_token)
+        else:
+            self._may_make(address)
+        rows, _ = _rows(_rematch_specs(seats))
+        new_id, made, started = await self._in_store(
+            self._store.rematch,
+            table_id,
+            secrets.token_urlsafe(12),
+            rows,
+            secrets.randbits(62),
+            new_seat,
+            lambda rematch_id: hash_token(derived_token(token, rematch_id)),
+            _start_of,
         )
         if made:
             self.live += 1
-        new_seat = (seat - 1) % len(rows)
-        new_token = derived_token(token, new_id)
-        started = await self._in_store(
-            self._store.claim, new_id, new_seat, hash_token(new_token), _start_of
-        )
         if started:
             self._started(new_id)
-        return Rematch(new_id, new_seat, new_token)
+        return Rematch(new_id, new_seat, derived_token(token, new_id))
 
     def _started(self, table_id: str) -> None:
         """A table another call started: read back with its seed when first needed; its
@@ -417,6 +480,8 @@ class Master:
         ]
         status, actor = _status(table), _next(table)
         store = self._store
+        if self.retired:
+            raise Retired
         if store.writes_in_background:
             loop = asyncio.get_running_loop()
             future: asyncio.Future[bool] = loop.create_future()
@@ -496,7 +561,13 @@ class Master:
     async def _game(self, table_id: str, *, fresh: bool) -> Game:
         """The table: the copy kept here, checked against the store's version when
         ``fresh`` (a read that never waits on SQLite; a trip to the database on
-        PostgreSQL, which also reads the actions the copy lacks), or read."""
+        PostgreSQL, which also reads the actions the copy lacks), or read.
+
+        Raises:
+            Retired: the database's schema moved on under this process.
+        """
+        if self.retired:
+            raise Retired
         game = self._games.get(table_id)
         if game is not None:
             if not fresh:
@@ -632,7 +703,13 @@ class Master:
     # --- Helpers ----------------------------------------------------------------------------
 
     async def _in_store(self, function: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """``function(*args, **kwargs)`` in a thread of the store's pool."""
+        """``function(*args, **kwargs)`` in a thread of the store's pool.
+
+        Raises:
+            Retired: the database's schema moved on under this process.
+        """
+        if self.retired:
+            raise Retired
         loop = asyncio.get_running_loop()
         if kwargs:
             return await loop.run_in_executor(self._io, lambda: function(*args, **kwargs))

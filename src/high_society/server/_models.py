@@ -34,6 +34,7 @@ __all__ = [
     "Replay",
     "TableCreated",
     "TableInfo",
+    "YourSeat",
     "component",
     "table_id_param",
 ]
@@ -167,6 +168,13 @@ class Joined(BaseModel):
     table: str
     seat: SeatNumber
     token: str
+
+
+class YourSeat(BaseModel):
+    """The seat whose token the request carries."""
+
+    table: str
+    seat: SeatNumber
 
 
 class NextTurn(BaseModel):

@@ -38,6 +38,7 @@ from high_society.server._models import (
     Replay,
     TableCreated,
     TableInfo,
+    YourSeat,
     last_event_id_param,
     seat_param,
     since_param,
@@ -60,8 +61,8 @@ class Services:
     watcher: Watcher
     streams: StreamSlots
     limits: Limits
-    tables: Rate
     replays: Rate
+    all_replays: Rate
 
 
 def _services(request: Request) -> Services:
@@ -154,16 +155,8 @@ async def create_table(request: Request) -> Response:
     tables a minute (429, with Retry-After)."""
     services = _services(request)
     specs = edge.seat_specs(await _body(request, services))
-    wait = services.tables.take(_address(request))
-    if wait:
-        raise ApiError(
-            ErrorKind.TOO_MANY,
-            "TOO_MANY_TABLES",
-            f"an address makes at most {services.limits.tables_per_minute:g} tables a minute",
-            retry_after=max(1, round(wait + 0.5)),
-        )
     try:
-        made = await services.master.create(specs)
+        made = await services.master.create(specs, _address(request))
     except Exception as error:
         raise error_for(error) from None
     seats = [{"seat": seat, "token": token} for seat, token in made.tokens]
@@ -294,6 +287,20 @@ async def _seat(request: Request, master: Master) -> tuple[str, int]:
 
 
 @router.get(
+    "/tables/{table_id}/seat",
+    summary="Which seat your token is",
+    response_model=YourSeat,
+    responses=_errors(401, 404, 503),
+    dependencies=_declared(table_id_param, seat_param),
+)
+async def your_seat(request: Request) -> Response:
+    """Answered whatever the table's status (waiting, playing or over): what a client
+    asks before it keeps a token it was given (a seat link), and nothing more."""
+    table_id, seat = await _seat(request, _services(request).master)
+    return _json({"table": table_id, "seat": seat})
+
+
+@router.get(
     "/tables/{table_id}/payload",
     summary="What your seat sees now",
     responses={
@@ -415,7 +422,7 @@ async def _stream(request: Request, table_id: str, seat: int, since: int) -> Res
     "/tables/{table_id}/rematch",
     summary="Your seat at the rematch of this finished table",
     response_model=Joined,
-    responses=_errors(401, 404, 409, 503),
+    responses=_errors(401, 404, 409, 429, 503),
     dependencies=_declared(table_id_param, seat_param),
 )
 async def rematch(request: Request) -> Response:
@@ -423,10 +430,12 @@ async def rematch(request: Request) -> Response:
     (another player starts), a fresh shuffle, every person's seat reserved for them. Each
     person's ask (this table's token) gives their seat there and its token, the same each
     time they ask. It starts when every person has asked, as a table starts when its
-    last seat is joined; this table's description names it (``rematch``)."""
+    last seat is joined; this table's description names it (``rematch``). Making it
+    counts in the asking address's table budget (429, as for making a table)."""
     token = edge.token(request)
+    master = _services(request).master
     try:
-        made = await _services(request).master.rematch(request.path_params["table_id"], token)
+        made = await master.rematch(request.path_params["table_id"], token, _address(request))
     except Exception as error:
         raise error_for(error) from None
     return _json({"table": made.table_id, "seat": made.seat, "token": made.token})
@@ -448,7 +457,7 @@ async def bots(request: Request) -> Response:
     "/replays",
     summary="Check a recorded game and replay it",
     response_model=Replay,
-    responses=_errors(408, 413, 415, 429),
+    responses=_errors(408, 413, 415, 429, 503),
     dependencies=[_declared_body(RecordJson)],
 )
 async def replay(request: Request) -> Response:
@@ -456,14 +465,25 @@ async def replay(request: Request) -> Response:
     valid, finished, or the first problem with its action's index) and, for the actions
     before the first refused one, what a viewer is shown after each. A record the
     library refuses is answered 200 with ``valid`` false. At most 256 KiB of record; one
-    address replays a bounded number of records a minute (429, with Retry-After)."""
+    address replays a bounded number of records a minute (429, with Retry-After), and the
+    server as many in all (503, with Retry-After)."""
     services = _services(request)
+    limits = services.limits
     wait = services.replays.take(_address(request))
     if wait:
         raise ApiError(
             ErrorKind.TOO_MANY,
             "TOO_MANY_REPLAYS",
-            f"an address replays at most {services.limits.replays_per_minute:g} records a minute",
+            f"an address replays at most {limits.replays_per_minute:g} records a minute",
+            retry_after=max(1, round(wait + 0.5)),
+        )
+    wait = services.all_replays.take("")
+    if wait:
+        raise ApiError(
+            ErrorKind.UNAVAILABLE,
+            "TOO_MANY_REPLAYS",
+            f"the server replays at most {limits.all_replays_per_minute:g} records a minute: "
+            "try again",
             retry_after=max(1, round(wait + 0.5)),
         )
     data = await _body(request, services, MAX_REPLAY_BYTES)

@@ -195,4 +195,5 @@ def statements(dialect: str = "sqlite") -> dict[str, sa.ClauseElement]:
         "delete_actions": actions.delete().where(actions.c.table_id == _ID),
         "delete_seats": seats.delete().where(seats.c.table_id == _ID),
         "delete_table": tables.delete().where(the_table),
+        "schema_versions": sa.select(schema_table.c.version),
     } | ({"append_pg": APPEND_PG} if dialect == "postgresql" else {})

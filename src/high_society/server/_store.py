@@ -32,7 +32,7 @@ import sqlalchemy as sa
 
 from high_society.errors import InvalidConfigError
 from high_society.server._database import Cursor, Database, is_unavailable, scrubbed, shown_url
-from high_society.server._schema import CHANNEL, statements
+from high_society.server._schema import CHANNEL, SCHEMA_VERSION, statements
 
 __all__ = [
     "Conflict",
@@ -172,61 +172,54 @@ class Store:
         """Store a new table with its seats; ``opening`` starts it at once (no open seat)."""
         self._db.write(lambda cursor: _insert(cursor, table_id, rows, bot_seed, opening))
 
+    def rematch_seat(self, old_id: str, seat: int) -> tuple[str, str | None] | None:
+        """The rematch of the table ``old_id`` and the token hash of its ``seat`` (``None``
+        while the seat is reserved), or ``None`` while the table has no rematch: a read,
+        so that a person asking again for a seat they claimed costs no write."""
+        with self._db.alone() as cursor:
+            found = cursor.first("rematch_of", id=old_id)
+            if found is None:
+                return None
+            new_id = str(found[0])
+            row = cursor.first("seat_hash", id=new_id, at_seat=seat)
+        return new_id, None if row is None or row[1] is None else str(row[1])
+
     def rematch(
-        self, old_id: str, new_id: str, rows: Sequence[SeatRow], bot_seed: int
-    ) -> tuple[str, bool]:
-        """The rematch of the table ``old_id``: the one made already, else a new waiting
-        table ``new_id`` with ``rows``, linked to it, made here once whoever asks at once
-        (the old table's row is locked first). Return its id and whether it was made now.
+        self,
+        old_id: str,
+        new_id: str,
+        rows: Sequence[SeatRow],
+        bot_seed: int,
+        seat: int,
+        token_hash: Callable[[str], str],
+        opening: Callable[[tuple[SeatRow, ...]], Opening],
+    ) -> tuple[str, bool, bool]:
+        """In one transaction: the rematch of the table ``old_id`` (the one made already,
+        else a new waiting table ``new_id`` with ``rows``, linked to it: made once whoever
+        asks at once, the old table's row locked first), and its reserved ``seat`` given
+        its person's token, whose hash ``token_hash(rematch_id)`` gives; when no seat is
+        reserved or open after that, the rematch starts with ``opening(seats)``. Return
+        the rematch's id, whether it was made now, and whether it started now. A seat
+        claimed already with that hash changes nothing.
 
         Raises:
-            NotFound: no table ``old_id``.
+            NotFound: no table ``old_id`` (or its rematch went meanwhile).
+            Conflict: the seat is not reserved (``NOT_RESERVED``).
         """
 
-        def link(cursor: Cursor) -> tuple[str, bool]:
+        def link(cursor: Cursor) -> tuple[str, bool, bool]:
             if cursor.first("row_locked", id=old_id) is None:
                 raise NotFound(old_id)
             found = cursor.first("rematch_of", id=old_id)
-            if found is not None:
-                return str(found[0]), False
-            _insert(cursor, new_id, rows, bot_seed, None)
-            cursor.run("insert_rematch", old_id=old_id, new_id=new_id)
-            return new_id, True
+            made = found is None
+            rematch_id = new_id if found is None else str(found[0])
+            if made:
+                _insert(cursor, new_id, rows, bot_seed, None)
+                cursor.run("insert_rematch", old_id=old_id, new_id=new_id)
+            started = _claim(cursor, rematch_id, seat, token_hash(rematch_id), opening)
+            return rematch_id, made, started
 
         return self._db.write(link)
-
-    def claim(
-        self,
-        table_id: str,
-        seat: int,
-        token_hash: str,
-        opening: Callable[[tuple[SeatRow, ...]], Opening],
-    ) -> bool:
-        """Give the reserved ``seat`` its person's token (its hash); when no seat is open or
-        reserved after that, start the table with ``opening(seats)``. Return whether the
-        table started now. A claim made already with this hash changes nothing.
-
-        Raises:
-            NotFound, Conflict: no such table or seat; the seat is not reserved
-                (``NOT_RESERVED``).
-        """
-
-        def take(cursor: Cursor) -> bool:
-            locked = cursor.first("row_locked", id=table_id)
-            found = cursor.first("seat_hash", id=table_id, at_seat=seat)
-            if locked is None or found is None:
-                raise NotFound(table_id)
-            kind, stored = found
-            if kind == "person" and stored == token_hash:
-                return False
-            if kind != "reserved" or locked[0] != "waiting":
-                raise Conflict("NOT_RESERVED", "that seat is not reserved for this person")
-            rows = _seats(cursor, table_id)
-            name = rows[seat].name
-            cursor.run("take_seat", id=table_id, at_seat=seat, new_name=name, new_hash=token_hash)
-            return _start_if_full(cursor, table_id, rows, seat, opening)
-
-        return self._db.write(take)
 
     def join(
         self,
@@ -403,6 +396,13 @@ class Store:
 
         return self._db.write(delete)
 
+    def schema_moved(self) -> bool:
+        """Whether the database no longer holds this server's schema version (a newer
+        server migrated it since this one started: this one must stop using it)."""
+        with self._db.alone() as cursor:
+            found = [int(version) for (version,) in cursor.all("schema_versions")]
+        return found != [SCHEMA_VERSION]
+
     def due(self) -> list[str]:
         """The tables where a bot or the dealer must act (to advance after a restart)."""
         with self._db.alone() as cursor:
@@ -558,6 +558,31 @@ class Store:
                     connection.close()
                 except Exception as error:  # closing a broken connection may fail too
                     log.debug("ignored while closing: %s", error)
+
+
+def _claim(
+    cursor: Cursor,
+    table_id: str,
+    seat: int,
+    token_hash: str,
+    opening: Callable[[tuple[SeatRow, ...]], Opening],
+) -> bool:
+    """Give the reserved ``seat`` its person's token (its hash); when no seat is open or
+    reserved after that, start the table with ``opening(seats)``. Return whether the table
+    started now. A claim made already with this hash changes nothing."""
+    locked = cursor.first("row_locked", id=table_id)
+    found = cursor.first("seat_hash", id=table_id, at_seat=seat)
+    if locked is None or found is None:
+        raise NotFound(table_id)
+    kind, stored = found
+    if kind == "person" and stored == token_hash:
+        return False
+    if kind != "reserved" or locked[0] != "waiting":
+        raise Conflict("NOT_RESERVED", "that seat is not reserved for this person")
+    rows = _seats(cursor, table_id)
+    name = rows[seat].name
+    cursor.run("take_seat", id=table_id, at_seat=seat, new_name=name, new_hash=token_hash)
+    return _start_if_full(cursor, table_id, rows, seat, opening)
 
 
 def _seats(cursor: Cursor, table_id: str) -> tuple[SeatRow, ...]:

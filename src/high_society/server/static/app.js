@@ -159,6 +159,33 @@ function save(table, token) {
   localStorage.setItem("high-society:" + table, JSON.stringify({token}));
 }
 
+// Keep the token of a seat link for ``table``, once the server says whose seat it is. A
+// token the server refuses is never kept, and a working one kept here is never dropped
+// without asking: a link anyone can make must not take a person's seat away, nor seat
+// them at someone else's without their saying so.
+async function takeSeatLink(mine, table, offered) {
+  const kept = saved(table);
+  if (kept && kept.token === offered) return;
+  const seatOf = (token) => retrying("seat-link", mine, () => api("GET", "/api/tables/" + table + "/seat", undefined, token));
+  const answer = await seatOf(offered);
+  if (!answer) return;
+  if (!answer.ok) {
+    // (A table that is gone is said as the table is opened.)
+    if (answer.status !== 404) notice("That seat link does not open a seat at this table, so it was not kept" + (kept ? ": this browser keeps its own seat." : "."));
+    return;
+  }
+  if (kept && kept.token) {
+    const ours = await seatOf(kept.token);
+    if (!ours) return;
+    const question = "This browser holds seat " + ((ours.data && ours.data.seat) + 1) + " at this table. Play seat " + (answer.data.seat + 1) + " from the link instead? (Cancel keeps your seat.)";
+    if (ours.ok && !window.confirm(question)) {
+      notice("The seat link was not used: this browser keeps its own seat.");
+      return;
+    }
+  }
+  save(table, offered);
+}
+
 function link(hash) {
   return location.origin + "/#" + hash;
 }
@@ -276,9 +303,13 @@ async function open() {
   document.title = TITLE;
   let where = fragment();
   if (where && where.mode === "seat" && where.token) {
-    // A seat link from another device: keep the token here, and take it out of the URL.
-    save(where.table, where.token);
+    // A seat link from another device: the token leaves the URL (and this page's history)
+    // at once, and is kept only once the server takes it as a seat's.
     history.replaceState(null, "", "#t=" + where.table);
+    const mine = {};
+    current = mine;
+    await takeSeatLink(mine, where.table, where.token);
+    if (current !== mine) return;
     where = fragment();
   }
   if (!where) {

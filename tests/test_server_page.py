@@ -397,7 +397,7 @@ def rematch(server: Server, ada: Person, ben: Person, watcher: Person, table: st
         person.until(STARTED)
     status, lobby = server.call("GET", f"/api/tables/{new}")
     assert isinstance(lobby, dict)
-    assert [seat["name"] for seat in lobby["seats"]] == ["Ben", "Learned bot 2", "Ada"]
+    assert [seat["name"] for seat in lobby["seats"]] == ["Ben", "Learned bot 3", "Ada"]
     assert ben.page.locator("#players li.me").get_attribute("data-seat") == "0"
     watcher.page.get_by_role("link", name="Watch the rematch").click()
     watcher.page.wait_for_function(f"() => location.hash === '#watch={new}'")

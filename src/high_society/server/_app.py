@@ -235,7 +235,6 @@ def create_app(
             table_rate=rate,
             records=folder,
         )
-        master.live = await asyncio.to_thread(store.count_live)
         app.state.services = Services(
             master, notifier, watcher, slots, bounds, replays, all_replays
         )

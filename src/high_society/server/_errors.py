@@ -15,8 +15,8 @@ from high_society.errors import HighSocietyError, RecordError
 from high_society.serial import JSONObject, error_to_json
 from high_society.server._auth import Unauthorized
 from high_society.server._encoding import fast_json
-from high_society.server._master import Busy, Full, Retired, TooFast
-from high_society.server._store import Conflict, NotFound, is_unavailable
+from high_society.server._master import Busy, Retired, TooFast
+from high_society.server._store import Conflict, Full, NotFound, is_unavailable
 from high_society.table import Refusal, RefusalKind
 
 __all__ = [

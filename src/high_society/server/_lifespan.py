@@ -92,7 +92,7 @@ class Background:
         """Every sweep: make sure the database still holds this server's schema version
         (else stop using it: see :class:`~high_society.server._master.Retired`), let the
         bots and the dealer play wherever they must act, delete the tables past their
-        time (:class:`~high_society.server.Limits`), and count the tables not over."""
+        time (:class:`~high_society.server.Limits`)."""
         while not self._master.retired:
             try:
                 if await self._in_store(self._store.schema_moved):
@@ -110,7 +110,6 @@ class Background:
                 if gone:
                     log.info("%d tables past their time deleted", len(gone))
                     self._master.forget(gone)
-                self._master.live = await self._in_store(self._store.count_live)
             except Exception as error:
                 if not is_unavailable(error):
                     log.exception("the sweep failed")

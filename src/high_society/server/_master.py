@@ -44,6 +44,7 @@ from high_society.server._limits import Rate
 from high_society.server._notify import Notifier
 from high_society.server._store import (
     Conflict,
+    Full,
     Lobby,
     NotFound,
     Opening,
@@ -82,10 +83,6 @@ _TRIES = 4
 class Busy(Exception):
     """Other processes moved the table on each time this one was about to commit: try
     again."""
-
-
-class Full(Exception):
-    """The database holds as many tables not over as the server may keep."""
 
 
 class Retired(Exception):
@@ -252,7 +249,7 @@ class Master:
 
     ``bot_delay``: seconds of pause after each automatic action of a table.
     ``bot_threads``: how many tables' bots think at once. ``max_tables``: tables not over
-    the database may hold (counted here between sweeps, which read the count);
+    the database may hold (counted where a table is made);
     ``table_rate``: how many tables (rematches included) one address may make a minute.
     ``records``: a folder where each game's record is written as it ends.
     """
@@ -275,8 +272,6 @@ class Master:
         self._max_tables = max_tables
         self._table_rate = table_rate
         self._records = records
-        #: Tables not over in the database, as last counted, plus those made here since.
-        self.live = 0
         self._games: OrderedDict[str, Game] = OrderedDict()
         self._tokens: OrderedDict[str, dict[str, int]] = OrderedDict()
         self._locks: dict[str, tuple[asyncio.Lock, list[int]]] = {}
@@ -308,18 +303,16 @@ class Master:
     # --- Making and joining tables ----------------------------------------------------------
 
     def _may_make(self, address: str) -> None:
-        """The table budget, before a table is made for ``address`` (a rematch too): the
-        database's bound of tables not over, and the address's rate.
+        """The address's rate, before a table is made for ``address`` (a rematch too); the
+        database's bound of tables not over is checked where the table is made.
 
         Raises:
-            TooFast, Full: the address made its tables for now; the database is full.
+            TooFast: the address made its tables for now.
         """
         if self._table_rate is not None:
             wait = self._table_rate.take(address)
             if wait:
                 raise TooFast(wait, self._table_rate.per_minute)
-        if self.live >= self._max_tables:
-            raise Full
 
     async def create(self, specs: Sequence[SeatSpec], address: str = "") -> Created:
         """Make a table for the client at ``address``: a person's seat gets a token; bots
@@ -340,8 +333,9 @@ class Master:
             table = _table_of(rows)
             opening = _opening(table)
         bot_seed = secrets.randbits(62)
-        await self._in_store(self._store.create, table_id, rows, bot_seed, opening)
-        self.live += 1
+        await self._in_store(
+            self._store.create, table_id, rows, bot_seed, opening, self._max_tables
+        )
         if table is not None:
             self._keep_tokens(table_id, hashes)
             self._keep(table_id, Game(table, bot_seed))
@@ -392,7 +386,7 @@ class Master:
         else:
             self._may_make(address)
         rows, _ = _rows(_rematch_specs(seats))
-        new_id, made, started = await self._in_store(
+        new_id, _, started = await self._in_store(
             self._store.rematch,
             table_id,
             secrets.token_urlsafe(12),
@@ -401,9 +395,8 @@ class Master:
             new_seat,
             lambda rematch_id: hash_token(derived_token(token, rematch_id)),
             _start_of,
+            self._max_tables,
         )
-        if made:
-            self.live += 1
         if started:
             self._started(new_id)
         return Rematch(new_id, new_seat, derived_token(token, new_id))

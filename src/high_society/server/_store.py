@@ -36,6 +36,7 @@ from high_society.server._schema import CHANNEL, SCHEMA_VERSION, statements
 
 __all__ = [
     "Conflict",
+    "Full",
     "Lobby",
     "NotFound",
     "Opening",
@@ -51,6 +52,10 @@ log = logging.getLogger("high_society.server")
 
 class NotFound(Exception):
     """No table has that id."""
+
+
+class Full(Exception):
+    """The database holds as many tables not over as the server may keep."""
 
 
 class Conflict(Exception):
@@ -167,10 +172,25 @@ class Store:
     # --- Making and joining tables ----------------------------------------------------------
 
     def create(
-        self, table_id: str, rows: Sequence[SeatRow], bot_seed: int, opening: Opening | None
+        self,
+        table_id: str,
+        rows: Sequence[SeatRow],
+        bot_seed: int,
+        opening: Opening | None,
+        max_live: int | None = None,
     ) -> None:
-        """Store a new table with its seats; ``opening`` starts it at once (no open seat)."""
-        self._db.write(lambda cursor: _insert(cursor, table_id, rows, bot_seed, opening))
+        """Store a new table with its seats; ``opening`` starts it at once (no open seat).
+
+        Raises:
+            Full: the database holds ``max_live`` tables not over already (counted in the
+                transaction that makes the table: whatever process makes one).
+        """
+
+        def make(cursor: Cursor) -> None:
+            _check_room(cursor, max_live)
+            _insert(cursor, table_id, rows, bot_seed, opening)
+
+        self._db.write(make)
 
     def rematch_seat(self, old_id: str, seat: int) -> tuple[str, str | None] | None:
         """The rematch of the table ``old_id`` and the token hash of its ``seat`` (``None``
@@ -193,6 +213,7 @@ class Store:
         seat: int,
         token_hash: Callable[[str], str],
         opening: Callable[[tuple[SeatRow, ...]], Opening],
+        max_live: int | None = None,
     ) -> tuple[str, bool, bool]:
         """In one transaction: the rematch of the table ``old_id`` (the one made already,
         else a new waiting table ``new_id`` with ``rows``, linked to it: made once whoever
@@ -214,6 +235,7 @@ class Store:
             made = found is None
             rematch_id = new_id if found is None else str(found[0])
             if made:
+                _check_room(cursor, max_live)
                 _insert(cursor, new_id, rows, bot_seed, None)
                 cursor.run("insert_rematch", old_id=old_id, new_id=new_id)
             started = _claim(cursor, rematch_id, seat, token_hash(rematch_id), opening)
@@ -583,6 +605,14 @@ def _claim(
     name = rows[seat].name
     cursor.run("take_seat", id=table_id, at_seat=seat, new_name=name, new_hash=token_hash)
     return _start_if_full(cursor, table_id, rows, seat, opening)
+
+
+def _check_room(cursor: Cursor, max_live: int | None) -> None:
+    """Raise :class:`Full` when the database holds ``max_live`` tables not over."""
+    if max_live is not None:
+        row = cursor.first("live")
+        if row is not None and int(row[0]) >= max_live:
+            raise Full
 
 
 def _seats(cursor: Cursor, table_id: str) -> tuple[SeatRow, ...]:

@@ -17,8 +17,8 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from high_society.batch.learner import LearnerVectorEnv
+from high_society.gymnasium_env import SoloEnv
 from high_society.learned import shipped_network
-from high_society.pettingzoo import SoloEnv
 
 CLOCK = time.process_time
 GAMES_AT_ONCE = 1024

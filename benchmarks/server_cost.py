@@ -66,7 +66,14 @@ def command(name: str, url: str, code: Path | None) -> Callable[[int], Sequence[
         f"import sys; sys.path.insert(0, {str(code)!r}); from high_society.cli import main; "
         "sys.exit(main(sys.argv[1:]))"
     )
-    return lambda port: [sys.executable, "-c", script, *serve_command(port, database=url)[3:]]
+    baseline = serve_command(port=0, database=url, options=unbounded)[3:]
+    return lambda port: [sys.executable, "-c", script, *_at_port(baseline, port)]
+
+
+def _at_port(command: list[str], port: int) -> list[str]:
+    """``command`` with its ``--port`` given ``port``."""
+    at = command.index("--port")
+    return [*command[: at + 1], str(port), *command[at + 2 :]]
 
 
 def wrk(port: int, seconds: float, connections: int) -> tuple[dict[str, Any], float]:

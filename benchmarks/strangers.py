@@ -1,12 +1,14 @@
 """Bots against strangers: each candidate alone at a table of one held-out style
 (:mod:`high_society.strangers`), or of strangers drawn at random, in batch-engine games
-(docs/bots.md).
+(docs/bots.md); with ``--own``, also alone at a table of each of the package's own bots.
 
     .venv/bin/python -m benchmarks.strangers [--players 3 4 5] [--games 4000] [--seed 1]
-        [--bots learned heuristic ...] [--markdown]
+        [--bots learned heuristic ...] [--own]
 
 The candidate's seat rotates from game to game (game ``g``: seat ``g mod players``); its
-wins (a shared win counts) with the 95% Wilson interval, per table. Candidates are named
+wins (a shared win counts) with the 95% Wilson interval, per table. The own bots' columns
+come after the mix, each seeded as its column's place says, so that the strangers'
+columns are the same with ``--own`` or without. Candidates are named
 as for ``high-society ratings`` (a saved network's ``.npz`` too, for a baseline such as a
 former learned bot). The strangers never took part in training (the league of
 :mod:`high_society.batch.league` does not import them).
@@ -25,19 +27,27 @@ from high_society.batch.ratings import play_tables, roster_entry  # noqa: E402
 from high_society.strangers import STRANGERS  # noqa: E402
 from high_society.tournament import wilson_interval  # noqa: E402
 
+#: The package's own bots, for ``--own``: each alone at the table of the candidate.
+OWN = ("heuristic", "classic", "cautious", "pass", "random")
 
-def table(players: int, candidates: list[str], games: int, seed: int) -> list[list[str]]:
-    """One row per candidate: its wins against each stranger, then against a mix."""
+
+def table(
+    players: int, candidates: list[str], games: int, seed: int, own: bool = False
+) -> list[list[str]]:
+    """One row per candidate: its wins against each stranger, then against a mix, then
+    (``own``) against each of :data:`OWN`."""
     names = list(STRANGERS)
     rows = []
     for candidate in candidates:
         roster = [roster_entry(candidate, players)] + [roster_entry(n, players) for n in names]
+        roster += [roster_entry(n, players) for n in OWN] if own else []
         cells = []
         seat = np.arange(games) % players
         rng = np.random.default_rng(seed)
-        for column in [*range(1, len(roster)), None]:
+        mixed = range(1, len(names) + 1)
+        for column in [*mixed, None, *range(len(names) + 1, len(roster))]:
             if column is None:  # each other seat a stranger drawn at random
-                lineups = rng.integers(1, len(roster), size=(games, players))
+                lineups = rng.integers(1, len(names) + 1, size=(games, players))
             else:
                 lineups = np.full((games, players), column, dtype=np.int64)
             lineups[np.arange(games), seat] = 0
@@ -55,8 +65,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bots", nargs="+", default=["learned", "heuristic"])
+    parser.add_argument("--own", action="store_true", help="also against the package's bots")
     args = parser.parse_args()
-    header = ["bot", *STRANGERS, "mixed"]
+    header = ["bot", *STRANGERS, "mixed", *(OWN if args.own else ())]
     for players in args.players:
         others = players - 1
         print(
@@ -65,7 +76,7 @@ def main() -> None:
         )
         print("| " + " | ".join(header) + " |")
         print("|" + "---|" * len(header))
-        for row in table(players, args.bots, args.games, args.seed):
+        for row in table(players, args.bots, args.games, args.seed, args.own):
             print("| " + " | ".join(row) + " |")
 
 

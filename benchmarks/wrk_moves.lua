@@ -3,8 +3,9 @@
 -- Each wrk thread drives one kept-alive connection (run wrk with as many connections as
 -- threads: a thread's Lua state is that connection's). It makes a table of three people,
 -- then, per move, GETs the payload of the seat that must act and POSTs a numbered move
--- chosen among that payload's legal actions: a discard when one is due, else a bid of the
--- fewest cards about a third of the time (always when it may not pass), else a pass. The
+-- chosen among that payload's legal actions, sent as they came: a discard when one is due,
+-- else a bid of the fewest cards about a third of the time (always when it may not pass),
+-- else a pass. The
 -- answer to a move says who acts next, so no request is spent finding out. When a payload
 -- holds the result, the thread makes a new table.
 --
@@ -46,6 +47,14 @@ function request()
 end
 
 local function choose(body)
+  -- The payload's legal actions are the actions to send (its schema's version 2); a
+  -- baseline server of version 1 gives cards and card lists instead.
+  local discard = body:match('"discards":%[(%b{})')
+  if discard then return discard end
+  local pass = body:match('"pass":(%b{})')
+  local bid = body:match('"bids":%[{"total":%d+,"action":(%b{})')
+  if bid and (not pass or math.random() < 0.35) then return bid end
+  if pass then return pass end
   local discards = body:match('"discards":%[([^%]]*)%]')
   if discards and #discards > 0 then
     local card = discards:match('"([^"]+)"')

@@ -17,6 +17,7 @@ from sphinx.util import logging
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "docs"))  # _made: the tables made from the code
 
 import high_society  # noqa: E402
 
@@ -30,6 +31,7 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
+    "_made",
 ]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
@@ -58,7 +60,12 @@ nitpick_ignore_regex = [
     ("py:exc", r"(ValueError|IndexError|KeyboardInterrupt|OSError)"),
     ("py:class", r"_io\..*"),
     ("py:.*", r"(concurrent\.futures|functools|time)\..*"),
-    ("py:class", r"(high_society\.parallel\.)?T"),
+    ("py:(class|obj)", r"(high_society\.(parallel|wire|_shapes)\.)?T(_co)?"),
+    # Where a shape is written (a standalone schema's $defs, a document's components):
+    # internal, in the signatures of the wire's shapes.
+    ("py:class", r"high_society\._shapes\.Schemas"),
+    # The table's parts of one concern each, which Table's reference shows whole.
+    ("py:class", r"high_society\.table\._table\._\w+"),
     # The optional adapters' frameworks have no Sphinx inventory here.
     ("py:.*", r"(pyspiel|numpy|gymnasium|pettingzoo|fastapi|starlette|sqlalchemy)\..*"),
     # high_society.batch: the SimulationStats that batch.simulate returns (documented with

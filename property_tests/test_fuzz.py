@@ -674,7 +674,7 @@ def test_solo_env_step_takes_integer_ids_and_refuses_anything_else(actions: list
     import numpy as np
 
     from high_society.errors import EncodingError
-    from high_society.pettingzoo import SoloEnv
+    from high_society.gymnasium_env import SoloEnv
 
     env = SoloEnv(players=3)
     env.reset(seed=3)

@@ -47,7 +47,7 @@ _VALIDATOR = jsonschema.Draft202012Validator(payload_schema(), registry=_REGISTR
 def tables(draw: st.DrawFn) -> Table:
     """A table with a random shuffle, played for a random number of actions."""
     players = draw(st.integers(3, 5))
-    seats = [Seat(f"P{i}", None if i == 0 else "bot") for i in range(players)]
+    seats = [Seat(f"P{i}", None if i == 0 else "heuristic") for i in range(players)]
     table = Table(seats, seed=draw(st.integers(0, 2**32)))
     for _ in range(draw(st.integers(0, 160))):
         if table.is_over:

@@ -220,12 +220,11 @@ def running(command: Callable[[int], Sequence[str]], log: Path) -> Iterator[Serv
 def random_move(seen: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """What a random client sends for the seat to act: a numbered move chosen among its
     payload's legal actions (a bid about a third of the time it may pass)."""
-    seat = seen["seat"]
     legal = seen["legal"]
     if legal["discards"]:
-        action = {"type": "discard", "player": seat, "card": rng.choice(legal["discards"])}
-    elif legal["bids"] and (not legal["pass"] or rng.random() < 0.35):
-        action = {"type": "bid", "player": seat, "cards": rng.choice(legal["bids"])["cards"]}
+        action = rng.choice(legal["discards"])
+    elif legal["bids"] and (legal["pass"] is None or rng.random() < 0.35):
+        action = rng.choice(legal["bids"])["action"]
     else:
-        action = {"type": "pass", "player": seat}
+        action = legal["pass"]
     return {"action": action, "number": seen["number"]}

@@ -25,8 +25,9 @@ from high_society.scoring import StatusBreakdown, status_of
 from verification import crosshair_check, enumeration
 from verification.crosshair_check import STATS_PATTERN, TARGETS, crash_line, crash_report
 from verification.crosshair_entry import STATS
-from verification.domains import seat_holdings
 from verification.enumeration import check
+from verification.finite import holdings
+from verification.outside import Outside
 
 MODULES = {"src/high_society/rules.py": rules, "src/high_society/scoring.py": scoring}
 
@@ -163,7 +164,7 @@ broken_status_of.__doc__ = status_of.__doc__
 
 
 def test_the_enumeration_refutes_a_broken_copy_with_the_same_contract() -> None:
-    first = list(itertools.islice(seat_holdings(), 64))  # holds 0 to 3 prestige cards
+    first = [{"cards": h} for h in itertools.islice(holdings(), 64)]  # 0 to 3 prestige cards
     pre, formula, order = check(broken_status_of, lambda: iter(first))
     assert pre.counterexample is None
     assert formula.condition == "post: __return__.status == r11_status(cards)"
@@ -177,7 +178,7 @@ def test_the_enumeration_refutes_a_broken_copy_with_the_same_contract() -> None:
 
 
 def test_the_enumeration_confirms_the_real_function_on_the_same_inputs() -> None:
-    first = list(itertools.islice(seat_holdings(), 64))
+    first = [{"cards": h} for h in itertools.islice(holdings(), 64)]
     outcomes = check(status_of, lambda: iter(first))
     assert [o.counterexample for o in outcomes] == [None, None, None]
 
@@ -198,7 +199,7 @@ def test_every_contract_is_confirmed_one_way_and_the_gate_names_how() -> None:
     # Each checked function is confirmed by CrossHair over all paths or by an enumeration,
     # never both and never neither; the gate's verdict says which, and refuses the rest.
     by_crosshair = set(crosshair_check.CROSSHAIR)
-    by_enumeration = {name for _, name in enumeration.ENUMERATIONS}
+    by_enumeration = {d.name for d in enumeration.DOMAINS}
     assert not by_crosshair & by_enumeration
     assert by_crosshair | by_enumeration == {n for ns in TARGETS.values() for n in ns}
     outcome = enumeration.Outcome("post: x", 7, None)
@@ -209,6 +210,13 @@ def test_every_contract_is_confirmed_one_way_and_the_gate_names_how() -> None:
     refuted = crosshair_check.verdict("_bid", None, attrs.evolve(outcome, counterexample={}))
     assert not refuted[0]
     assert refuted[1].startswith("REFUTED by enumeration")
+    unread = crosshair_check.verdict("_bid", None, attrs.evolve(outcome, unread="key: Read: x"))
+    assert unread == (False, "NOT CARRIED by its lemma: key: Read: x")
+    beyond = Outside(9, 3, ({}, "false on the input: post: x"))
+    assert crosshair_check.verdict("_bid", None, outcome, beyond) == (
+        False,
+        "NOT CARRIED outside its domain: false on the input: post: x",
+    )
     assert crosshair_check.verdict("cast_out", "Confirmed over all paths.", None)[0]
     assert crosshair_check.verdict("cast_out", "Not confirmed.", None) == (
         False,

@@ -197,12 +197,15 @@ NOT_LIBRARY_ERRORS = {
     ("high_society.errors", "ValueError"): "a RecordError built with no code: a caller's bug",
     ("high_society.openspiel", "TypeError"): "game_state(): another game's state, a wrong type",
     ("high_society.pettingzoo", "AssertionError"): "as PettingZoo's wrappers (ClassicEnv)",
+    ("high_society.pettingzoo", "AttributeError"): "a module's __getattr__, for a missing name",
     ("high_society.pettingzoo", "StopIteration"): "the end of agent_iter, an iterator",
     ("high_society.tournament", "ValueError"): "caught at once, raised as InvalidConfigError",
     ("high_society._arrays", "ValueError"): "caught by load_network, raised as InvalidConfigError",
-    ("high_society.server._store", "RuntimeError"): "actions missing in the database: corrupt",
-    ("high_society.server._database", "RuntimeError"): "a write after the store closed",
-    ("high_society.server._openapi", "ValueError"): "a schema the document lacks: a bug",
+    ("high_society.server._store_history", "RuntimeError"): "actions missing: a corrupt database",
+    ("high_society.server._sqlite_writer", "RuntimeError"): "a write after the store closed",
+    ("high_society._shapes", "NotImplementedError"): "a shape's methods, which each kind gives",
+    ("high_society.server._api", "NotImplementedError"): "a route input's, which each kind gives",
+    ("high_society.server._api", "AssertionError"): "FastAPI's stand-in endpoint, never called",
 }
 
 
@@ -235,6 +238,7 @@ MODULES_USERS_IMPORT = (
     "high_society.cards",
     "high_society.cli",
     "high_society.encoding",
+    "high_society.gymnasium_env",
     "high_society.host",
     "high_society.invariants",
     "high_society.observation",
@@ -248,6 +252,7 @@ MODULES_USERS_IMPORT = (
     "high_society.server",
     "high_society.simulate",
     "high_society.table",
+    "high_society.wire",
     "high_society.text",
     "high_society.tournament",
     "high_society.learned",
@@ -258,6 +263,8 @@ MODULES_USERS_IMPORT = (
     "high_society.batch.hardening",
     "high_society.batch.ratings",
     "high_society.strangers",
+    "high_society.lookahead",
+    "high_society.levels",
 )
 
 

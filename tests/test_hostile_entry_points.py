@@ -34,10 +34,11 @@ from high_society.batch import simulate as simulate_batch
 from high_society.cli import main
 from high_society.encoding import action_id, legal_action_mask, num_actions
 from high_society.errors import EncodingError, RecordCode
+from high_society.gymnasium_env import SoloEnv
 from high_society.observation import ObservationWriter
 from high_society.openspiel import SHORT_NAME, game_state
 from high_society.parallel import MAX_JOBS, check_jobs, run_chunks
-from high_society.pettingzoo import ClassicEnv, SoloEnv, raw_env
+from high_society.pettingzoo import ClassicEnv, raw_env
 from high_society.record import (
     GameRecord,
     dumps_record,

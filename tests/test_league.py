@@ -272,9 +272,26 @@ def test_ratings_and_cross_play_from_batch_games() -> None:
     ratings = rate(3, roster, games=60, seed=1, resamples=3)
     assert {r.name for r in ratings} == {"learned", "heuristic", "pass", "thrifty"}
     assert all(r.low <= r.mu <= r.high for r in ratings)
-    for bad in ("search", "heuristic,boldness=x", "pass,boldness=2", "missing.npz"):
+    for bad in ("nobody", "heuristic,boldness=x", "pass,boldness=2", "missing.npz"):
         with pytest.raises(InvalidConfigError):
             roster_entry(bad, 4)
+
+
+def test_bots_of_the_reducer_take_their_seats_in_batch_games() -> None:
+    # PassBot played by the reducer plays the games the compiled "pass" plays.
+    roster = [roster_entry(n, 4) for n in ("pass", "high_society.bots:PassBot", "heuristic")]
+    assert roster[1][0] == "high_society.bots:PassBot"
+    assert callable(roster[1][1])
+    lineups = np.array([[0, 2, 2, 2], [2, 0, 2, 0], [0, 0, 0, 0], [2, 2, 2, 2]] * 3)
+    compiled = play_tables(4, roster, lineups, seed=5)
+    played = play_tables(4, roster, np.where(lineups == 0, 1, lineups), seed=5)
+    assert np.array_equal(compiled, played)
+    # The search bots, seeded per game and seat: the same seed, the same games.
+    search = [roster_entry("search@3", 3), roster_entry("lookahead", 3), roster_entry("learned", 3)]
+    tables = np.array([[0, 1, 2], [2, 1, 0]])
+    assert np.array_equal(play_tables(3, search, tables, 2), play_tables(3, search, tables, 2))
+    with pytest.raises(InvalidConfigError, match="told only its seat's view"):
+        roster_entry("high_society.bots:SeatOnly", 4)
 
 
 def test_a_network_in_the_roster_plays_greedily_unless_sampled(tmp_path: Path) -> None:
@@ -337,6 +354,10 @@ def test_the_commands_print_their_tables() -> None:
     )
     assert "against 2 learned,sampled" in out.getvalue()
     assert "learned,sampled itself in that seat" in out.getvalue()
+    with pytest.raises(InvalidConfigError, match="played by the reducer"):
+        exploitability.run(
+            argparse.Namespace(bot="search", players=3, updates=1, games=20, envs=8, seed=1), out
+        )
 
 
 _ODD = st.one_of(

@@ -18,7 +18,8 @@ pyspiel = pytest.importorskip("pyspiel")
 import high_society.openspiel  # noqa: E402
 from high_society.batch import GameBatch, VectorEnv  # noqa: E402
 from high_society.batch.learner import LearnerVectorEnv  # noqa: E402
-from high_society.pettingzoo import SoloEnv, raw_env  # noqa: E402
+from high_society.gymnasium_env import SoloEnv  # noqa: E402
+from high_society.pettingzoo import raw_env  # noqa: E402
 
 
 def expected(state: GameState) -> npt.NDArray[np.int8]:

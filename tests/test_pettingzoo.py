@@ -1,24 +1,20 @@
-"""The PettingZoo environment and the Gymnasium wrapper (high_society.pettingzoo):
-PettingZoo's own api_test, seed_test, render_test and state_test for 3, 4 and 5 players,
-Gymnasium's env checker, the environments tied to the library move by move, and env() tied
-to the raw environment inside PettingZoo's own classic wrappers step by step."""
+"""The PettingZoo environments (high_society.pettingzoo): PettingZoo's own api_test,
+seed_test, render_test and state_test for 3, 4 and 5 players, the environments tied to the
+library move by move, and env() tied to the raw environment inside PettingZoo's own classic
+wrappers step by step. The Gymnasium environment's tests are in test_gymnasium_env.py."""
 
 from collections.abc import Callable
-from typing import ClassVar
 
 import numpy as np
 import pytest
-from gymnasium.utils.env_checker import check_env
 from pettingzoo import AECEnv
 from pettingzoo.test import api_test, render_test, seed_test, state_test
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-import high_society.pettingzoo
+import high_society._env_observation
 from high_society import (
-    Action,
     Bid,
-    GameResult,
     GameState,
     IllegalActionError,
     Pass,
@@ -28,10 +24,8 @@ from high_society import (
     apply,
     legal_actions,
     new_game,
-    result,
     to_act,
 )
-from high_society.bots import GameStart, RandomBot, Seen
 from high_society.encoding import (
     action_id,
     legal_action_ids,
@@ -40,7 +34,7 @@ from high_society.encoding import (
 )
 from high_society.errors import InvalidConfigError
 from high_society.observation import observation_size, observation_tensor, returns
-from high_society.pettingzoo import ENV_NAME, ClassicEnv, HighSocietyEnv, SoloEnv, env, raw_env
+from high_society.pettingzoo import ENV_NAME, ClassicEnv, HighSocietyEnv, env, raw_env
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -204,7 +198,7 @@ def test_the_kept_masks_are_bounded_and_stay_right_when_evicted(
     # With room for 3 masks, the cache evicts at almost every step: every mask is still
     # the encoding's own, a mask seen again at once is the kept array, and one seen again
     # after masks of other hands made room is made anew.
-    monkeypatch.setattr(high_society.pettingzoo, "MASK_CACHE_SIZE", 3)
+    monkeypatch.setattr(high_society._env_observation, "MASK_CACHE_SIZE", 3)
     environment = raw_env(4)
     rng = np.random.default_rng(9)
     written = bytearray(num_actions())
@@ -292,49 +286,6 @@ def test_render_without_a_mode_warns_and_returns_nothing() -> None:
     text = ansi.render()
     assert isinstance(text, str)
     assert text.startswith("3 players; auction of ")
-
-
-# --- The Gymnasium wrapper ------------------------------------------------------------------
-
-
-def test_gymnasiums_env_checker_passes() -> None:
-    check_env(SoloEnv(players=3, seat=1), skip_render_check=True)
-
-
-def test_a_solo_episode_against_random_bots() -> None:
-    solo = SoloEnv(players=4, seat=2, opponent=RandomBot, render_mode="ansi")
-    observation, _ = solo.reset(seed=4)
-    rng = np.random.default_rng(4)
-    reward, done, steps = 0.0, False, 0
-    while not done:
-        assert solo.game.turn == 2
-        move = rng.choice(np.flatnonzero(observation["action_mask"]))
-        observation, reward, done, truncated, _ = solo.step(move)
-        assert not truncated
-        steps += 1
-    game = solo.game
-    assert game.is_over
-    assert reward == returns(game)[2]
-    assert isinstance(solo.render(), str)
-    again, _ = SoloEnv(players=4, seat=2, opponent=RandomBot).reset(seed=4)
-    first, _ = solo.reset(seed=4)
-    assert (again["observation"] == first["observation"]).all()
-
-
-def test_a_solo_illegal_action_ends_the_episode_with_minus_1() -> None:
-    solo = SoloEnv(players=3)
-    observation, _ = solo.reset(seed=0)
-    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
-    _, reward, done, _, info = solo.step(illegal)
-    assert (reward, done, info) == (-1.0, True, {"illegal_action": illegal})
-
-
-@pytest.mark.parametrize(
-    ("players", "seat", "mode"), [(3, 3, None), (3, -1, None), (6, 0, None), (3, 0, "human")]
-)
-def test_bad_solo_settings_are_refused(players: int, seat: int, mode: str | None) -> None:
-    with pytest.raises(InvalidConfigError):
-        SoloEnv(players=players, seat=seat, render_mode=mode)
 
 
 # --- env(): the classic wrappers' behaviour, built in ---------------------------------------
@@ -509,18 +460,6 @@ def test_a_kept_observation_never_changes_and_its_mask_is_the_agents_own(
     assert (environment.observe(agent)["observation"] != copies["observation"]).any()
 
 
-def test_solo_observations_are_the_agents_own() -> None:
-    # Gymnasium's convention: new, writable arrays at every step.
-    solo = SoloEnv(players=3)
-    first, _ = solo.reset(seed=1)
-    first["observation"][:] = 0
-    first["action_mask"][:] = 0
-    again, _, _, _, _ = solo.step(0)  # Pass
-    assert again["observation"].any()
-    assert again["action_mask"].any()
-    assert again["action_mask"].flags.writeable
-
-
 def test_the_mask_of_an_agent_not_to_act_is_empty_and_its_own() -> None:
     environment = raw_env(4)
     environment.reset(seed=1)
@@ -556,46 +495,3 @@ def test_kept_masks_stay_right_through_many_games(players: int) -> None:
     for expected, mask in kept:
         assert mask.tobytes() == expected
         assert mask.flags.writeable
-
-
-class _Hooked:
-    """A seat bot that records its hooks and plays Pass (or the lowest discard)."""
-
-    log: ClassVar[list[tuple[str, object]]] = []
-
-    def __init__(self, seed: int | None = None) -> None:
-        self.seed = seed
-
-    def start(self, game: GameStart) -> None:
-        self.log.append(("start", game.seat))
-
-    def end(self, outcome: GameResult) -> None:
-        self.log.append(("end", outcome.winners))
-
-    def choose_seen(self, seen: Seen) -> Action:
-        assert seen.deduced_state().turn == seen.seat  # the history given is the game's
-        return legal_actions(seen.deduced_state())[0]
-
-
-def test_solo_opponents_may_be_seat_bots_and_are_told_start_and_end() -> None:
-    _Hooked.log = []
-    solo = SoloEnv(players=3, seat=1, opponent=_Hooked)
-    observation, _ = solo.reset(seed=5)
-    assert sorted(_Hooked.log) == [("start", 0), ("start", 2)]
-    done = False
-    while not done:
-        legal = np.flatnonzero(observation["action_mask"])
-        observation, _, done, _, _ = solo.step(int(legal[0]))
-    winners = result(solo.game).winners
-    assert _Hooked.log[2:] == [("end", winners), ("end", winners)]
-
-
-def test_solo_action_masks_and_normalized_observations() -> None:
-    solo = SoloEnv(players=4, seat=0, normalize=True)
-    observation, _ = solo.reset(seed=2)
-    assert solo.action_masks().dtype == np.bool_
-    assert (solo.action_masks() == (observation["action_mask"] != 0)).all()
-    assert solo.observation_space.contains(observation)
-    assert observation["observation"].min() >= 0.0
-    assert observation["observation"].max() <= 1.0
-    check_env(SoloEnv(players=3, seat=2, normalize=True), skip_render_check=True)

@@ -230,6 +230,22 @@ def test_R7_the_passer_takes_their_own_face_up_cards_back() -> None:
     assert state.turn == 0
 
 
+def test_R7_a_disgrace_bid_must_beat_the_highest_bid_as_in_any_auction() -> None:
+    # R5 holds in a disgrace auction too: a bid that only raises the bidder's own face-up
+    # total, below the highest on the table, is too low, bid first or as a raise.
+    state = play_actions(Reveal(PASSE), bid(0, 3))
+    error = why_illegal(state, bid(1, 1))
+    assert error is not None
+    assert error.reason is Reason.BID_TOO_LOW
+    assert [type(a) for a in legal_actions(state)][:2] == [Pass, Bid]
+    assert all(sum(a.cards) > 3 for a in legal_actions(state).bids())
+    state = then(state, bid(1, 4), bid(2, 6))
+    # Seat 0 has 3 face up: adding 1 or 2 raises its total but does not beat 6.
+    assert not is_legal(state, bid(0, 1))
+    assert not is_legal(state, bid(0, 2))
+    assert is_legal(state, bid(0, 4))  # 7 beats 6
+
+
 def test_R8_faux_pas_with_luxury_cards_asks_the_owner_to_choose_a_discard() -> None:
     state = play_actions(*won(L(3), 0, 1), *won(L(8), 0, 2), Reveal(FAUX_PAS), Pass(0))
     assert state.phase is Phase.DISCARD
@@ -498,6 +514,17 @@ def test_R12_no_luxury_card_counts_as_zero_in_the_last_tie_break() -> None:
     outcome = result(state)
     assert outcome.scores[0] == outcome.scores[1] == 0
     assert outcome.winners == (0,)  # a 5 beats no luxury card at all
+
+
+def test_R12_the_best_seat_not_cast_out_wins_when_every_status_left_is_negative() -> None:
+    # R10 with R12: seat 0 is cast out (least money) with the best status of all; the seats
+    # still in both have negative statuses. The better of them wins: the cast-out seat is
+    # not compared with them, and does not leave the game without a winner.
+    state = finished([[L(4)], [PASSE], [PASSE, PRESTIGE]], [[1], [2, 3], [4]])
+    outcome = result(state)
+    assert outcome.cast_out == (0,)
+    assert outcome.scores == (Fraction(4), Fraction(-5), Fraction(-10))
+    assert outcome.winners == (1,)
 
 
 def test_R12_players_still_tied_share_the_win() -> None:

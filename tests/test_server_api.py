@@ -25,13 +25,14 @@ from high_society.errors import InvalidConfigError
 from high_society.record import validate_record
 from high_society.server import create_app
 from high_society.server._auth import hash_token
-from high_society.server._database import normalise_url
+from high_society.server._dialects import normalise_url
 from high_society.server._encoding import fast_json, stdlib_json
-from high_society.server._master import Busy, Master, Played, SeatSpec
-from high_society.server._notify import Notifier
+from high_society.server._master import Busy, Master, Played
 from high_society.server._schema import SCHEMA_VERSION, schema_table
+from high_society.server._services import assemble
 from high_society.server._store import Store
 from high_society.table import Accepted, Move, Seat, Table, read_move
+from high_society.wire import NewSeat, NewTable
 
 THREE = {
     "seats": [
@@ -96,9 +97,9 @@ def test_a_person_plays_a_whole_game_against_two_bots_and_the_record_validates(
         assert isinstance(legal, dict)
         action: dict[str, Any]
         if legal["discards"]:
-            action = {"type": "discard", "player": 0, "card": legal["discards"][0]}
+            action = legal["discards"][0]
         elif legal["bids"] and seen["number"] % 3 == 0:
-            action = {"type": "bid", "player": 0, "cards": legal["bids"][0]["cards"]}
+            action = legal["bids"][0]["action"]
         else:
             action = {"type": "pass", "player": 0}
         answer = client.post(
@@ -143,7 +144,14 @@ def test_a_move_is_refused_with_the_status_of_its_kind_and_changes_nothing(
             "wrong_number",
             "WRONG_NUMBER",
         ),
-        (b'{"action": {"type": "bid", "player": 0, "cards": [7]}}', 422, "illegal", "INVALID_CARD"),
+        (b'{"action": {"type": "bid", "player": 0, "cards": [7]}}', 400, "malformed", "BAD_NUMBER"),
+        (b'{"action": {"type": "pass", "player": 5}}', 400, "malformed", "BAD_NUMBER"),
+        (
+            b'{"action": {"type": "discard", "player": 0, "card": "prestige"}}',
+            400,
+            "malformed",
+            "WRONG_TYPE",
+        ),
     ]
     for body, status, kind, code in cases:
         answer = client.post(url, content=body, headers=json_auth(token))
@@ -289,11 +297,13 @@ def test_several_masters_on_one_database_apply_each_action_once_in_order(databas
     # Each master is what one server process has: its own store, copies of the tables and
     # event loop. They receive the same moves at once, many of them colliding.
     stores = [Store(database) for _ in range(4)]
-    masters = [Master(store, Notifier()) for store in stores]
+    processes = [assemble(store) for store in stores]
+    masters = [process.master for process in processes]
 
     async def make() -> tuple[str, str]:
         masters[0].start(asyncio.get_running_loop())
-        created = await masters[0].create([SeatSpec("person", name=n) for n in ("A", "B", "C")])
+        people = NewTable(tuple(NewSeat("person", name=n) for n in ("A", "B", "C")))
+        created = await processes[0].tables.create(people)
         return created.table_id, created.tokens[0][1]
 
     table, token = asyncio.run(make())
@@ -320,7 +330,7 @@ def test_several_masters_on_one_database_apply_each_action_once_in_order(databas
         thread.start()
     for thread in threads:
         thread.join(60)
-    final_text = stores[0].read(table, 0, setup=True)
+    final_text = stores[0].history.read(table, 0, setup=True)
     final = Table.restore(final_text.setup or "")
     for text in final_text.actions:
         final.play(read_move({"action": json.loads(text)}).action)
@@ -424,22 +434,45 @@ def test_a_schema_version_that_is_not_told_truly_is_refused_and_never_stamped(
     assert schema_rows(database) == before  # nothing stamped, nothing made
 
 
-def test_a_database_of_schema_version_1_is_migrated_and_keeps_its_tables(database: str) -> None:
+#: What a database of each earlier schema version lacks, undone from one of today's.
+OLDER = {
+    2: (
+        "DROP TABLE hs_heartbeat",
+        "DROP INDEX hs_tables_deadline",
+        "DROP INDEX hs_tables_lobby",
+        *(
+            f"ALTER TABLE hs_tables DROP COLUMN {c}"
+            for c in ("listed", "clock", "since", "deadline")
+        ),
+    ),
+    1: ("DROP TABLE hs_rematches",),
+}
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_database_of_an_earlier_schema_version_is_migrated_and_keeps_its_tables(
+    database: str, version: int
+) -> None:
     with TestClient(create_app(database, sweep_seconds=0.2)) as client:
         table, token = made(client)
         seen = my_turn(client, table, token)
     store = Store(database)
-    with store.engine.begin() as conn:  # as a server of version 1 left it
-        conn.execute(sa.text("DROP TABLE hs_rematches"))
-        conn.execute(schema_table.update().values(version=1))
+    with store.engine.begin() as conn:  # as a server of that version left it
+        for older in range(SCHEMA_VERSION - 1, version - 1, -1):
+            for statement in OLDER[older]:
+                conn.execute(sa.text(statement))
+        conn.execute(schema_table.update().values(version=version))
     store.close()
     with TestClient(create_app(database, sweep_seconds=0.2)) as client:
         assert payload(client, table, token)["number"] == seen["number"]
         assert client.get(f"/api/tables/{table}").json()["rematch"] is None
+        clocked = {"seats": THREE["seats"], "clock": {"move": 60}, "listed": True}
+        assert client.post("/api/tables", json=clocked).status_code == 201
     store = Store(database)
     with store.engine.connect() as conn:
-        assert conn.execute(sa.select(schema_table.c.version)).scalars().all() == [2]
+        assert conn.execute(sa.select(schema_table.c.version)).scalars().all() == [SCHEMA_VERSION]
         assert sa.inspect(conn).has_table("hs_rematches")
+        assert sa.inspect(conn).has_table("hs_heartbeat")
     store.close()
 
 
@@ -656,3 +689,27 @@ def test_a_server_whose_database_a_newer_server_migrated_stops_using_it(database
         ):
             assert (answer.status_code, answer.json()["code"]) == (503, "SCHEMA_MOVED")
     assert schema_rows(database) == [SCHEMA_VERSION + 1]  # nothing of it undone
+
+
+def test_a_table_whose_last_seat_was_taken_by_a_process_that_stopped_is_started(
+    database: str,
+) -> None:
+    """Taking the last seat and starting the table are two transactions: a process stopped
+    between them leaves a waiting table with every seat taken, which a sweep starts."""
+    body = {"seats": [{"kind": "person", "name": "Ada"}, {"kind": "open"}, {"kind": "open"}]}
+    with TestClient(create_app(database, sweep_seconds=60)) as client:
+        made = client.post("/api/tables", json=body).json()
+        table, ada = made["table"], made["seats"][0]["token"]
+        client.post(f"/api/tables/{table}/join", json={"name": "Ben"})
+    store = Store(database)
+    try:  # the last seat taken, as a process that stopped then would have left it
+        seat, full = store.seats.join(table, "Cy", hash_token("x" * 43))
+        assert (seat, full) == (2, True)
+        assert store.seats.unstarted() == [table]
+    finally:
+        store.close()
+    with TestClient(create_app(database, sweep_seconds=0.2)) as client:
+        wait_for(
+            lambda: client.get(f"/api/tables/{table}").json()["status"] == "playing", "started"
+        )
+        assert payload(client, table, ada)["number"] >= 1  # its first card revealed

@@ -241,11 +241,9 @@ def test_tables_past_their_time_are_deleted_and_records_kept_as_games_end(
             if seen["to_act"] == 0:
                 move = {"action": {"type": "pass", "player": 0}, "number": seen["number"]}
                 if seen["legal"]["discards"]:
-                    card = seen["legal"]["discards"][0]
-                    move["action"] = {"type": "discard", "player": 0, "card": card}
+                    move["action"] = seen["legal"]["discards"][0]
                 elif not seen["legal"]["pass"]:
-                    cards = seen["legal"]["bids"][0]["cards"]
-                    move["action"] = {"type": "bid", "player": 0, "cards": cards}
+                    move["action"] = seen["legal"]["bids"][0]["action"]
                 client.post(f"/api/tables/{table}/actions", json=move, headers=headers)
             else:
                 time.sleep(0.01)

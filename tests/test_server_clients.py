@@ -5,9 +5,10 @@ make them, play whole games against a real server (``high-society serve`` on 127
   through its typed functions and models only: tables made and joined, payloads read,
   moves played until the result, errors read as the document's error model, the record;
 - TypeScript types made by ``openapi-typescript``, and a small client that uses them
-  (``tests/typescript/client.ts``) type-checked by ``tsc`` in strict mode, then run with
-  node: it plays a whole game (npm installs both tools from the folder's lock file; see
-  ``tasks.py``).
+  through ``openapi-fetch`` (``tests/typescript/client.ts``, with no cast, no type guard
+  and no non-null assertion: it sends back the actions its payloads offer, as they came)
+  type-checked by ``tsc`` in strict mode, then run with node: it plays a whole game (npm
+  installs the tools from the folder's lock file; see ``tasks.py``).
 
 And the document itself: every reference resolves inside it, every answer has a schema,
 every kind of error is in the error enum, the seat's routes ask for the bearer token.
@@ -17,6 +18,7 @@ import importlib
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -100,18 +102,16 @@ def models() -> Any:
 
 
 def chosen_move(seen: Any, rng: random.Random) -> Any:
-    """A move among the payload's legal actions, as the generated models say it."""
+    """A move among the payload's legal actions, each sent back as it was offered: no
+    conversion of a card or a money value, no action built by hand."""
     m = models()
     legal = seen.legal
-    seat = seen.seat
     if legal.discards:
-        card = m.LuxuryCard(rng.choice(legal.discards).value)
-        action: Any = m.DiscardAction(type_="discard", player=seat, card=card)
-    elif legal.bids and (not legal.pass_ or rng.random() < 0.35):
-        cards = [m.Money(value) for value in rng.choice(legal.bids).cards]
-        action = m.BidAction(type_="bid", player=seat, cards=cards)
+        action: Any = rng.choice(legal.discards)
+    elif legal.bids and (legal.pass_ is None or rng.random() < 0.35):
+        action = rng.choice(legal.bids).action
     else:
-        action = m.PassAction(type_="pass", player=seat)
+        action = legal.pass_
     return m.MoveRequest(action=action, number=seen.number)
 
 
@@ -157,7 +157,7 @@ def _played(table: str, clients: dict[int, Any], rng: random.Random) -> Any:
 def test_a_generated_python_client_plays_whole_games(client: ModuleType, server: Server) -> None:
     m = models()
     people = [m.PersonSeat(kind="person", name=n) for n in ("Ada", "Ben")]
-    bot = m.BotSeat(kind="bot", bot=m.BotSeatBot("heuristic"))
+    bot = m.BotSeat(kind="bot", bot=m.BotLabel("heuristic"))
     final = play_through(client, server, [*people, bot], seed=1)
     assert len(final.result.breakdowns) == 3
     three = [m.PersonSeat(kind="person", name=n) for n in ("A", "B", "C")]
@@ -178,7 +178,7 @@ def _errors_lobbies_and_records(client: ModuleType, server: Server, stack: ExitS
     seats = [
         m.PersonSeat(kind="person", name="Ada"),
         m.OpenSeat(kind="open"),
-        m.BotSeat(kind="bot", bot=m.BotSeatBot("random")),
+        m.BotSeat(kind="bot", bot=m.BotLabel("random")),
     ]
     made = api("create_table").sync(client=anyone, body=m.CreateTable(seats=seats))
     assert made.status == m.TableCreatedStatus("waiting")
@@ -252,6 +252,15 @@ def test_the_document_is_whole_every_answer_typed_every_error_kind_listed(
             if path.endswith(("/payload", "/events", "/public")):
                 assert "since" in names, where
     assert "HTTPValidationError" not in schemas
+
+
+def test_the_typescript_client_sends_back_what_it_was_offered_with_no_cast_or_guard() -> None:
+    code = re.sub(r"//[^\n]*", "", (TYPESCRIPT / "client.ts").read_text(encoding="utf-8"))
+    assert re.search(r"\bas\s+(const|[A-Za-z_{(\[])", code) is None  # no type assertion
+    assert re.search(r"\)\s*:\s*\w+\s+is\s+", code) is None  # no type guard
+    assert "!." not in code  # no non-null assertion
+    assert "!)" not in code
+    assert "any" not in re.findall(r"\w+", code)
 
 
 def test_generated_typescript_types_check_and_run_a_small_client(

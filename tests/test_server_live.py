@@ -89,9 +89,7 @@ def test_a_server_killed_mid_game_resumes_every_table_and_loses_no_acknowledged_
                 legal = seen["legal"]
                 assert isinstance(legal, dict)
                 action = (
-                    {"type": "discard", "player": 0, "card": legal["discards"][0]}
-                    if legal["discards"]
-                    else {"type": "pass", "player": 0}
+                    legal["discards"][0] if legal["discards"] else {"type": "pass", "player": 0}
                 )
                 status, answer = server.call(
                     "POST",
@@ -116,9 +114,7 @@ def test_a_server_killed_mid_game_resumes_every_table_and_loses_no_acknowledged_
                 legal = seen["legal"]
                 assert isinstance(legal, dict)
                 action = (
-                    {"type": "discard", "player": 0, "card": legal["discards"][0]}
-                    if legal["discards"]
-                    else {"type": "pass", "player": 0}
+                    legal["discards"][0] if legal["discards"] else {"type": "pass", "player": 0}
                 )
                 status, answer = again.call(
                     "POST",

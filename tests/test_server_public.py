@@ -14,6 +14,7 @@ import pytest
 import referencing
 from fastapi.testclient import TestClient
 
+from high_society.levels import LEVELS, TIERS
 from high_society.record import action_schema, validate_record
 from high_society.server import BOTS, Limits, create_app
 from high_society.server._bots import TableBot
@@ -61,7 +62,7 @@ def played(client: TestClient) -> tuple[str, str]:
             continue
         action: dict[str, Any] = {"type": "pass", "player": 0}
         if legal["discards"]:
-            action = {"type": "discard", "player": 0, "card": legal["discards"][0]}
+            action = legal["discards"][0]
         move = {"action": action, "number": seen["number"]}
         client.post(f"/api/tables/{table}/actions", json=move, headers=auth(token))
     raise AssertionError("the game did not end")
@@ -122,31 +123,37 @@ def test_a_spectator_stream_pushes_public_payloads_bounded_per_address(database:
 # --- Bots ------------------------------------------------------------------------------------
 
 
-def test_every_built_in_bot_is_offered_with_a_description(client: TestClient) -> None:
+def test_every_level_is_offered_easiest_first_with_its_rating(client: TestClient) -> None:
     listed = client.get("/api/bots").json()["bots"]
-    assert [bot["label"] for bot in listed] == list(BOTS)
-    assert set(BOTS) == set(BUILT_IN)
-    assert all(
-        bot["description"].endswith(")") or bot["description"].endswith(".") for bot in listed
-    )
+    assert [bot["label"] for bot in listed] == list(BOTS) == [lv.name for lv in LEVELS]
+    assert set(BUILT_IN) <= set(BOTS)
+    assert [bot["level"] for bot in listed] == list(range(1, len(listed) + 1))
+    ratings = [bot["rating"] for bot in listed]
+    assert ratings == sorted(ratings)
+    assert [bot["tier"] for bot in listed] == sorted((b["tier"] for b in listed), key=TIERS.index)
+    assert all(len(bot["ratings"]) == 3 for bot in listed)
+    assert all(bot["description"].endswith(".") for bot in listed)
     body = {
         "seats": [{"kind": "person", "name": "Ada"}, *({"kind": "bot", "bot": b} for b in BOTS[:4])]
     }
     table, _ = made(client, body)
     names = [seat["name"] for seat in client.get(f"/api/tables/{table}").json()["seats"]]
-    assert names == ["Ada", "Heuristic bot 2", "Learned bot 3", "Search bot 4", "Cautious bot 5"]
+    assert names == ["Ada", *(f"{b.capitalize()} bot {i + 2}" for i, b in enumerate(BOTS[:4]))]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_every_bot_but_search_plays_whole_games_at_a_table(players: int) -> None:
-    # Search thinks for long: one decision of it is enough to know it plays at a table.
-    for label in [b for b in BOTS if b != "search"]:
+    # Search and lookahead think for long: one decision of each is enough to know it
+    # plays at a table.
+    thinkers = ("search", "lookahead")
+    for label in [b for b in BOTS if b not in thinkers]:
         table = Table([Seat(f"{label} {i}", label) for i in range(players)], seed=players)
         table.advance({i: TableBot(label, 7) for i in range(players)})
         assert table.is_over, label
-    table = Table([Seat(f"S{i}", "search") for i in range(players)], seed=1)
-    table.reveal()
-    assert table.bot_action(TableBot("search", 7)) is not None
+    for label in thinkers:
+        table = Table([Seat(f"S{i}", label) for i in range(players)], seed=1)
+        table.reveal()
+        assert table.bot_action(TableBot(label, 7)) is not None
 
 
 # --- Replays ---------------------------------------------------------------------------------

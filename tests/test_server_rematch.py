@@ -15,9 +15,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from high_society.server import Limits, create_app
-from high_society.server._master import Master, Rematch
-from high_society.server._notify import Notifier
+from high_society.server._services import assemble
 from high_society.server._store import Store
+from high_society.server._tables import Rematch
 
 TWO_AND_A_BOT = {
     "seats": [
@@ -52,7 +52,7 @@ def played_out(client: TestClient, body: object = TWO_AND_A_BOT) -> tuple[str, l
         legal = seen["legal"]
         action: dict[str, Any] = {"type": "pass", "player": seat}
         if legal["discards"]:
-            action = {"type": "discard", "player": seat, "card": legal["discards"][0]}
+            action = legal["discards"][0]
         move = {"action": action, "number": seen["number"]}
         client.post(f"/api/tables/{table}/actions", json=move, headers=auth(tokens[seat]))
     raise AssertionError("the game did not end")
@@ -126,17 +126,17 @@ def test_rematches_asked_at_once_in_several_processes_make_one_table(database: s
     lock = threading.Lock()
 
     async def ask(store: Store, token: str) -> None:
-        master = Master(store, Notifier())
-        master.start(asyncio.get_running_loop())
+        parts = assemble(store)
+        parts.master.start(asyncio.get_running_loop())
         try:
-            made = await master.rematch(table, token)
+            made = await parts.tables.rematch(table, token)
             with lock:
                 answers.append(made)
         except BaseException as error:
             with lock:
                 failures.append(error)
         finally:
-            await master.close()
+            await parts.master.close()
 
     asks = zip(stores, (ada, ben, ada, ben), strict=True)
     threads = [threading.Thread(target=asyncio.run, args=(ask(s, t),)) for s, t in asks]
@@ -149,8 +149,8 @@ def test_rematches_asked_at_once_in_several_processes_make_one_table(database: s
         assert len({answer.table_id for answer in answers}) == 1
         assert len(set(answers)) == 2  # each person's two answers are one
         new = answers[0].table_id
-        assert stores[0].lobby(table).rematch == new
-        status, version = stores[0].version(new)
+        assert stores[0].seats.lobby(table).rematch == new
+        status, version = stores[0].history.version(new)
         assert status == "playing"
         assert version >= 1
         assert stores[0].count_live() == 1  # the old table is over; one rematch was made
@@ -167,7 +167,7 @@ def test_tables_that_expire_take_their_rematch_links_with_them(database: str) ->
     try:
         gone = store.expire(idle_before=0.0, over_before=float("inf"))
         assert gone == [table]
-        assert store.lobby(new).status == "waiting"  # its own time comes later
+        assert store.seats.lobby(new).status == "waiting"  # its own time comes later
         assert sorted(store.expire(idle_before=float("inf"), over_before=0.0)) == [new]
     finally:
         store.close()
@@ -223,12 +223,12 @@ def ask_rematch(store: Store, table: str, token: str) -> Rematch:
     """The rematch ask of ``token`` at ``table``, by a master of its own on ``store``."""
 
     async def ask() -> Rematch:
-        master = Master(store, Notifier())
-        master.start(asyncio.get_running_loop())
+        parts = assemble(store)
+        parts.master.start(asyncio.get_running_loop())
         try:
-            return await master.rematch(table, token)
+            return await parts.tables.rematch(table, token)
         finally:
-            await master.close()
+            await parts.master.close()
 
     return asyncio.run(ask())
 
@@ -269,7 +269,7 @@ def test_a_rematch_is_made_and_claimed_in_one_transaction(database: str) -> None
     try:
         made = ask(ada)
         assert len(writes) == 1
-        seats = store.lobby(made.table_id).seats
+        seats = store.seats.lobby(made.table_id).seats
         assert seats[made.seat].kind == "person"
         assert ask(ada) == made
     finally:

@@ -37,11 +37,11 @@ from high_society.record import dumps_record, loads_record, replay
 from high_society.rules import apply, new_game
 from high_society.server import check_database, create_app
 from high_society.server._auth import Unauthorized
-from high_society.server._database import shown_url
-from high_society.server._master import Master, SeatSpec
-from high_society.server._notify import Notifier
+from high_society.server._dialects import shown_url
+from high_society.server._services import assemble
 from high_society.server._store import Store
 from high_society.table import MAX_META_BYTES, Seat, Table, check_name, seat_payload
+from high_society.wire import NewSeat, NewTable
 from services.server_processes import random_move, running, serve_command
 
 PEOPLE = {"seats": [{"kind": "person", "name": n} for n in ("Ada", "Ben", "Cy")]}
@@ -65,17 +65,17 @@ def make(client: TestClient, body: object = THREE) -> tuple[str, dict[int, str]]
     return data["table"], {s["seat"]: s["token"] for s in data["seats"]}
 
 
-def people(*names: str) -> list[SeatSpec]:
-    return [SeatSpec("person", name=name) for name in names]
+def people(*names: str) -> NewTable:
+    return NewTable(tuple(NewSeat("person", name=name) for name in names))
 
 
 def test_tokens_are_long_random_secrets_stored_only_as_hashes(database: str) -> None:
     store = Store(database)
-    master = Master(store, Notifier())
+    tables = assemble(store).tables
     try:
         given: list[str] = []
         for _ in range(20):
-            made = asyncio.run(master.create(people("A", "B", "C", "D")))
+            made = asyncio.run(tables.create(people("A", "B", "C", "D")))
             given += [token for _, token in made.tokens]
         assert len(set(given)) == len(given)
         for token in given:
@@ -97,11 +97,10 @@ def test_a_token_is_compared_in_constant_time_with_every_seats_hash(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = Store(database)
-    master = Master(store, Notifier())
     try:
-        made = asyncio.run(master.create(people("Ada", "Ben", "Cy")))
+        made = asyncio.run(assemble(store).tables.create(people("Ada", "Ben", "Cy")))
         table, tokens = made.table_id, made.tokens
-        master = Master(store, Notifier())  # another process: it reads the hashes first
+        keys = assemble(store).keys  # another process: it reads the hashes first
         compared: list[tuple[bytes, bytes]] = []
         real = hmac.compare_digest
 
@@ -113,12 +112,12 @@ def test_a_token_is_compared_in_constant_time_with_every_seats_hash(
         for asked in range(2):  # the hashes read from the database, then from memory
             for seat, token in tokens:
                 compared.clear()
-                assert asyncio.run(master.seat_of(table, token)) == seat
+                assert asyncio.run(keys.seat_of(table, token)) == seat
                 assert len(compared) == 3, asked  # every seat's hash: no early exit
             compared.clear()
             wrong = tokens[0][1][:-1] + ("A" if tokens[0][1][-1] != "A" else "B")
             with pytest.raises(Unauthorized):
-                asyncio.run(master.seat_of(table, wrong))
+                asyncio.run(keys.seat_of(table, wrong))
             assert len(compared) == 3
     finally:
         store.close()

@@ -61,7 +61,7 @@ def refusal(table: Table, move: object) -> Refusal:
         ({"action": {"type": "pass", "player": 1}}, RefusalKind.NOT_YOUR_SEAT, "NOT_YOUR_SEAT", "$.action.player"),
         ({"action": {"type": "pass", "player": 0}, "number": 2}, RefusalKind.WRONG_NUMBER, "WRONG_NUMBER", "$.number"),
         ({"action": {"type": "pass", "player": 0}, "number": 0}, RefusalKind.WRONG_NUMBER, "WRONG_NUMBER", "$.number"),
-        ({"action": {"type": "bid", "player": 0, "cards": [7]}}, RefusalKind.ILLEGAL, "INVALID_CARD", "$.action"),
+        ({"action": {"type": "bid", "player": 0, "cards": [7]}}, RefusalKind.MALFORMED, "BAD_NUMBER", "$.action.cards"),
         ({"action": {"type": "discard", "player": 0, "card": "luxury-1"}}, RefusalKind.ILLEGAL, "NO_DISCARD_DUE", "$.action"),
     ],
 )  # fmt: skip
@@ -165,7 +165,10 @@ def test_a_snapshot_restores_the_same_table_secret_included() -> None:
     ("change", "code", "path"),
     [
         (lambda s: s.update(format="x"), "BAD_FORMAT", "$.format"),
-        (lambda s: s.update(version=2), "BAD_VERSION", "$.version"),
+        (lambda s: s.update(version=3), "BAD_VERSION", "$.version"),
+        (lambda s: s.update(version=1), "BAD_VERSION", "$.version"),  # a clock in version 1
+        (lambda s: s.pop("clock"), "BAD_VERSION", "$.version"),  # version 2 with no clock
+        (lambda s: s["clock"]["seats"].pop(), "WRONG_TYPE", "$.clock.seats"),
         (lambda s: s.update(extra=1), "UNKNOWN_KEY", "$.extra"),
         (lambda s: s["order"].pop(), "BAD_STATE", "$.order"),
         (lambda s: s["order"].__setitem__(0, "luxury-2") if s["order"][0] != "luxury-2" else s["order"].__setitem__(0, "luxury-3"), "BAD_STATE", "$.order"),
@@ -268,7 +271,10 @@ def test_the_payloads_bids_are_the_fewest_cards_for_each_total_of_the_legal_bids
                         fewest[total] = sorted(bid.cards)
                 legal = table.payload(actor)["legal"]
                 assert isinstance(legal, dict)
-                assert legal["bids"] == [{"total": t, "cards": fewest[t]} for t in sorted(fewest)]
+                assert legal["bids"] == [
+                    {"total": t, "action": {"type": "bid", "player": actor, "cards": fewest[t]}}
+                    for t in sorted(fewest)
+                ]
                 compared += 1
             table.play(bots[actor].choose(table.state))
     assert compared > 150

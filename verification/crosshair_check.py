@@ -1,5 +1,6 @@
 """The contracts gate: every postcondition of the rules and the scoring, confirmed over its
-whole domain, by CrossHair over all paths or by enumeration; then the canary.
+whole domain, by CrossHair over all paths or by enumeration of a finite domain that a lemma
+checked by machine makes stand for the whole; the lemmas' planted changes; the canary.
 
 Run: ``.venv/bin/python -m verification.crosshair_check`` (``python3 tasks.py test`` runs
 it). Each postcondition is confirmed one of two ways:
@@ -10,21 +11,26 @@ it). Each postcondition is confirmed one of two ways:
   timeouts are off, the SMT solver is bounded by work (``CROSSHAIR_SMT_RLIMIT``), hashing
   is seeded. What CrossHair explores is then a function of the code alone, not of the
   machine's speed or load.
-- **Enumeration** over a finite domain that stands for every admitted input, for the others
-  (:mod:`verification.enumeration`, :mod:`verification.domains`).
+- **Enumeration** over a finite domain (:mod:`verification.enumeration`), each input with its
+  symbolic twin: the lemma that the input stands for every instance of the twin is checked
+  on every key, and :mod:`verification.outside` checks on seeded random inputs the
+  preconditions admit that each is such an instance, every condition true.
 
-It prints each postcondition with how it was confirmed, then "N/35 confirmed", and exits 1
-when a postcondition is refuted or not confirmed (named, with the reason), when CrossHair
-prints an error line or "Unable to meet precondition" (it built no input, yet exits 0), or
-when the canary (``verification/canary.py``, a broken copy of ``cast_out``) is NOT refuted:
-a CrossHair that stopped working would also "confirm" everything else.
+It prints, per function, how its postconditions are confirmed, its domain's parts and the
+lemma that carries them, the out-of-domain check, each postcondition's verdict, then "N/M
+confirmed"; then every planted change of :mod:`verification.changes` with what refuted
+it. It exits 1 when a postcondition is refuted or not confirmed (named, with the reason),
+when a planted change is not refuted as its kind requires, when CrossHair prints an error
+line or "Unable to meet precondition" (it built no input, yet exits 0), or when the canary
+(``verification/canary.py``, a broken copy of ``cast_out``) is NOT refuted: a CrossHair
+that stopped working would also "confirm" everything else.
 
 ``--deep SECONDS [--jobs N] [FUNCTION ...]`` (``python3 tasks.py verify-deep``, not in CI)
 runs CrossHair on every function, SECONDS of CPU per condition and no path bound, one process
 per function (N at a time), and prints its verdict, paths and CPU beside the gate's: extra
-evidence for the enumerated functions, whose domains rest on an argument. A crash inside
-CrossHair is then a verdict of its own ("CrossHair crashed"), reported with what an upstream
-report needs, and does not fail the run.
+evidence for the enumerated functions. A crash inside CrossHair is then a verdict of its
+own ("CrossHair crashed"), reported with what an upstream report needs, and does not fail
+the run.
 """
 
 import importlib.metadata
@@ -36,8 +42,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from verification.changes import CHANGES, refuted
 from verification.crosshair_entry import STATS
-from verification.enumeration import ENUMERATIONS, Outcome, enumerate_all
+from verification.enumeration import DOMAINS, Outcome, confirm
+from verification.outside import Outside, outside
+from verification.schema import Domain
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The functions whose contracts CrossHair confirms over all paths, each with its bound on
@@ -204,22 +213,31 @@ def _shown(verdict: str | None) -> str:
     return REFUTED
 
 
-def _enumerated(outcome: Outcome | None) -> str | None:
+def _enumerated(outcome: Outcome | None, beyond: Outside | None) -> str | None:
     """How an enumeration ended, as the report says it; None when there was none."""
     if outcome is None:
         return None
     if outcome.counterexample is not None:
         return f"REFUTED by enumeration on {outcome.counterexample!r}"[:300]
+    if outcome.unread is not None:
+        return f"NOT CARRIED by its lemma: {outcome.unread}"[:300]
+    if beyond is not None and beyond.failure is not None:
+        return f"NOT CARRIED outside its domain: {beyond.failure[1]}"[:300]
     return f"confirmed by enumeration over {outcome.inputs:,} inputs"
 
 
-ENUMERATION_NAMES = {name for _, name in ENUMERATIONS}
+ENUMERATION_NAMES = {d.name for d in DOMAINS}
 
 
-def verdict(function: str, crosshair: str | None, enumerated: Outcome | None) -> tuple[bool, str]:
+def verdict(
+    function: str,
+    crosshair: str | None,
+    enumerated: Outcome | None,
+    beyond: Outside | None = None,
+) -> tuple[bool, str]:
     """Whether a postcondition is confirmed over its whole domain, and how (or why not)."""
     if function in ENUMERATION_NAMES:
-        shown = _enumerated(enumerated) or "its enumeration did not run"
+        shown = _enumerated(enumerated, beyond) or "its enumeration did not run"
         return shown.startswith("confirmed"), shown
     if function in CROSSHAIR:
         shown = _shown(crosshair)
@@ -229,6 +247,29 @@ def verdict(function: str, crosshair: str | None, enumerated: Outcome | None) ->
             return False, f"CrossHair did not exhaust its paths within {CROSSHAIR[function]}"
         return False, f"CrossHair: {shown}"
     return False, "no enumeration and no CrossHair bound: nothing confirms it"
+
+
+def describe(domain: Domain, beyond: Outside) -> list[str]:
+    """The domain's parts, its lemma and its out-of-domain check, as the report prints them."""
+    lines = []
+    for part in domain.parts:
+        kind = "each with its symbolic twin" if part.twin else "concrete"
+        count = sum(1 for _ in part.all_keys())
+        lines.append(f"domain: {count:,} inputs, {kind}: {part.what}")
+    how = "checked on the code" if domain.syntactic else "checked on every twin"
+    lines.append(f"lemma ({how}): each input stands for {domain.lemma}")
+    exact = "an instance of its key's twin" if domain.exact else "as true as its key's twin"
+    lines.append(
+        f"outside: {beyond.inputs:,} random admitted inputs ({beyond.keys:,} keys), each"
+        f" {exact}, every condition true"
+    )
+    return lines
+
+
+def _wrapped(text: str, indent: str, width: int = 100) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + "  ")
 
 
 def _run_deep(seconds: str, jobs: int, only: list[str]) -> dict[str, list[str]]:
@@ -284,31 +325,45 @@ def main(argv: list[str]) -> int:
         for name, bound in CROSSHAIR.items():
             _read(_crosshair([_target(name)], str(bound)), failures, verdicts)
         asked = [n for names in TARGETS.values() for n in names]
-    enumerated = {
-        (name, o.condition): o for name, found in enumerate_all(asked).items() for o in found
-    }
+    domains = {d.name: d for d in DOMAINS if d.name in asked}
+    enumerated = {(name, o.condition): o for name, d in domains.items() for o in confirm(d)}
+    beyond = {name: outside(d) for name, d in domains.items()}
     for (name, condition), outcome in enumerated.items():
         if condition.startswith("pre:") and outcome.counterexample is not None:
             failures.append(f"{name}: its domain holds an input it does not admit: {condition}")
     print("Contracts: every postcondition, and how it is confirmed over its whole domain")
     confirmed = total = 0
     for path, found in conditions.items():
+        shown: set[str] = set()
         for number, (function, text) in found.items():
             if text.startswith("pre:") or function not in asked:
                 continue
+            if function not in shown:
+                shown.add(function)
+                how = "CrossHair over all paths" if function in CROSSHAIR else "enumeration"
+                print(f"{function}: {how}")
+                if function in domains:
+                    for line in describe(domains[function], beyond[function]):
+                        print("\n".join(_wrapped(line, "  ")))
             total += 1
             crosshair = verdicts.get((path, number))
-            ok, how = verdict(function, crosshair, enumerated.get((function, text)))
+            ok, how = verdict(
+                function, crosshair, enumerated.get((function, text)), beyond.get(function)
+            )
             confirmed += ok
             if not ok:
                 failures.append(f"{function}: NOT CONFIRMED ({how}): {text}")
-            print(f"  {function:10} {how}")
-            print(f"  {'':10} {text[:100]}")
+            print(f"  {text[:96]}")
+            print(f"      {how}")
             if deep:
                 paths, _, cpu = stats.get((path, number), (0, "", 0.0))
-                shown = CRASHED if function in crashed and crosshair is None else _shown(crosshair)
-                print(f"  {'':10} CrossHair, {seconds} s: {shown}, {paths} paths, {cpu:.0f} CPU s")
+                shown_ch = (
+                    CRASHED if function in crashed and crosshair is None else _shown(crosshair)
+                )
+                print(f"      CrossHair, {seconds} s: {shown_ch}, {paths} paths, {cpu:.0f} CPU s")
     print(f"{confirmed}/{total} confirmed")
+    if not deep:
+        _planted(failures)
     _canaries([f for f, _ in CANARY_MUST_FAIL[: 2 if deep else 1]], failures)
     print(f"took {time.perf_counter() - began:.0f} s")
     for name, report in crashed.items():
@@ -318,6 +373,19 @@ def main(argv: list[str]) -> int:
     for failure in failures:
         print(f"FAILED: {failure}")
     return 1 if failures else 0
+
+
+def _planted(failures: list[str]) -> None:
+    """Every planted change, refuted as its kind requires."""
+    results = [(change, *refuted(change)) for change in CHANGES]
+    done = sum(ok for _, ok, _ in results)
+    print(f"Planted changes: {done}/{len(results)} refuted as they must be")
+    for change, ok, how in results:
+        where = "outside" if change.outside else "inside "
+        print("\n".join(_wrapped(f"{where} {change.function}: {change.name}", "  ")))
+        print("\n".join(_wrapped(how, "      ")))
+        if not ok:
+            failures.append(f"planted change {change.function}: {change.name}: {how}")
 
 
 if __name__ == "__main__":

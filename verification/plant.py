@@ -209,6 +209,20 @@ MISREADINGS = (
     ),
     _r(
         "R7",
+        "a disgrace bid need only raise the bidder's own face-up total",
+        _RULES,
+        "if new_total <= highest:",
+        "if new_total <= (sum(player.table) if state.auction and state.auction.is_disgrace"
+        " else highest):",
+        (
+            "src/high_society/_fast.py",
+            "sum(player.table) + sum(cards) > state.highest_bid",
+            "sum(player.table) + sum(cards) > (sum(player.table) if state.auction"
+            " and state.auction.is_disgrace else state.highest_bid)",
+        ),
+    ),
+    _r(
+        "R7",
         "a disgrace auction goes on until one seat is left",
         _RULES,
         "if card is FAUX_PAS or card is PASSE or card is SCANDALE:",
@@ -344,6 +358,13 @@ MISREADINGS = (
     ),
     _r(
         "R12",
+        "a cast-out seat still competes, scored 0: if it would win, nobody does",
+        _SCORING,
+        "    best = max(ranked.values())\n",
+        "    best = max(ranked.values())\n    if best[0] < 0:\n        return ()\n",
+    ),
+    _r(
+        "R12",
         "seats still tied: the first of them wins",
         _SCORING,
         "return tuple(i for i, key in ranked.items() if key == best)",
@@ -420,7 +441,11 @@ def catches(misreading: Misreading, commit: str = "HEAD") -> dict[str, list[str]
             problems = [line.strip() for line in explored.stdout.splitlines() if "PROBLEM" in line]
             found["explorer"] = [p[:160] for p in problems[:3]] or [explored.stderr[-300:]]
         enumerated = _run(root, "-m", "verification.enumeration")
-        refuted = [line.strip() for line in enumerated.stdout.splitlines() if "REFUTED" in line]
+        refuted = [
+            line.strip()
+            for line in enumerated.stdout.splitlines()
+            if "REFUTED" in line or "NOT CARRIED" in line
+        ]
         if refuted or enumerated.returncode != 0:
             found["enumeration"] = [r[:160] for r in refuted[:4]] or [enumerated.stderr[-300:]]
         return found

@@ -17,7 +17,8 @@ The package is in three tiers (docs/api.md):
   :mod:`high_society.parallel`, :mod:`high_society.record` and :mod:`high_society.serial`
   (recorded games and JSON), :mod:`high_society.encoding` and
   :mod:`high_society.observation` (action ids, masks, what a seat sees),
-  :mod:`high_society.openspiel` and :mod:`high_society.pettingzoo` (adapters),
+  :mod:`high_society.openspiel`, :mod:`high_society.pettingzoo` and
+  :mod:`high_society.gymnasium_env` (adapters),
   :mod:`high_society.batch` (the vectorised engine) and
   :mod:`high_society.batch.learner` (its Gymnasium vector env),
   :mod:`high_society.batch.policies` (the opponents it seats),
@@ -25,7 +26,10 @@ The package is in three tiers (docs/api.md):
   :mod:`high_society.batch.hardening` and :mod:`high_society.batch.ratings` (PPO in
   numpy, the training league, rounds of best responses, ratings),
   :mod:`high_society.strangers` (held-out opponent styles),
-  :mod:`high_society.invariants`, :mod:`high_society.table` (a server's table) and
+  :mod:`high_society.lookahead` (the learned policy inside a search),
+  :mod:`high_society.levels` (the built-in bots as levels),
+  :mod:`high_society.invariants`, :mod:`high_society.wire` (every shape the wire carries),
+  :mod:`high_society.table` (a server's table) and
   :mod:`high_society.server` (the table server, optional extra);
   ``high_society.cli.main`` runs the command line.
 - Internals, in underscore modules (``_fast``, ``_bidtable``, ...): not API.

@@ -38,6 +38,7 @@ from high_society.state import GameState, Phase, PlayerState
 __all__ = [
     "action_from_json",
     "action_to_json",
+    "bid_json",
     "check_action",
     "error_code",
     "error_to_json",
@@ -76,13 +77,20 @@ def action_to_json(action: Action) -> JSONObject:
         case Reveal(card):
             return {"type": "reveal", "card": card._value_}  # .value, faster
         case Bid(seat, cards):
-            return {"type": "bid", "player": seat, "cards": _sorted(cards)}
+            return bid_json(seat, _sorted(cards))
         case Pass(seat):
             return {"type": "pass", "player": seat}
         case Discard(seat, card):
             return {"type": "discard", "player": seat, "card": card._value_}
         case _:
             assert_never(action)
+
+
+def bid_json(seat: int, cards: list[JSON]) -> JSONObject:
+    """A bid's JSON object, its ``cards`` (ascending) given: :func:`action_to_json`'s form
+    of a bid, for a caller that holds the cards sorted already (a payload's legal bids,
+    many of them, built without making each bid)."""
+    return {"type": "bid", "player": seat, "cards": cards}
 
 
 def action_from_json(value: object, *, path: str = "$", index: int | None = None) -> Action:

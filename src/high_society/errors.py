@@ -205,6 +205,8 @@ class RecordCode(enum.StrEnum):
     WRONG_TYPE = "WRONG_TYPE"
     #: A status card name that does not exist.
     UNKNOWN_CARD = "UNKNOWN_CARD"
+    #: A bot label that names no built-in bot (a table server's request).
+    UNKNOWN_BOT = "UNKNOWN_BOT"
     #: The same card twice in a list of money cards.
     DUPLICATE_CARD = "DUPLICATE_CARD"
     #: An action follows the one that ended the game (R9).

@@ -67,6 +67,7 @@ __all__ = [
     "SampledPolicy",
     "decision_draws",
     "load_network",
+    "network_for",
     "reduced_choice",
     "save_network",
     "shipped_network",
@@ -454,10 +455,19 @@ class LearnedBot:
         return reduced_choice(state, _never)
 
     def _network(self, players: int) -> PolicyNetwork:
-        if self.network is None:
-            return shipped_network(players)
-        if self.network.players != players:
-            raise InvalidConfigError(
-                f"this learned bot's network plays {self.network.players} players, not {players}"
-            )
-        return self.network
+        return network_for(players, self.network, "this learned bot's network")
+
+
+def network_for(players: int, network: PolicyNetwork | None, whose: str) -> PolicyNetwork:
+    """``network`` if it plays ``players`` seats, the shipped one for them when it is
+    ``None``: the network a bot of ``network`` plays a game of ``players`` with.
+
+    Raises:
+        InvalidConfigError: ``network`` plays another number of players (the message
+            starts with ``whose``), or no network ships for ``players``.
+    """
+    if network is None:
+        return shipped_network(players)
+    if network.players != players:
+        raise InvalidConfigError(f"{whose} plays {network.players} players, not {players}")
+    return network

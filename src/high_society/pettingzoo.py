@@ -1,5 +1,8 @@
-"""High Society as a PettingZoo AEC environment, and a Gymnasium environment for one learner
-against the built-in bots (optional extra: ``pip install '.[pettingzoo]'`` in a clone).
+"""High Society as a PettingZoo AEC environment (optional extra: ``pip install '.[pettingzoo]'``
+in a clone). The Gymnasium environment of one learner against the built-in bots,
+:class:`~high_society.gymnasium_env.SoloEnv`, has its own module,
+:mod:`high_society.gymnasium_env`; ``high_society.pettingzoo.SoloEnv`` still gives it, with a
+``DeprecationWarning``.
 
 :func:`env` builds the environment PettingZoo's classic games give: :class:`ClassicEnv`
 behaves as the raw :class:`HighSocietyEnv` inside PettingZoo's ``TerminateIllegalWrapper``
@@ -13,7 +16,8 @@ than the game).
 - Each observation is a dict, as in the classic games: ``"observation"``, the R14 tensor of
   :func:`high_society.observation.observation_tensor` (float32, the observer first), and
   ``"action_mask"`` (int8, 1 for each legal id; all 0 for an agent whose turn it is not).
-- Chance (the reveals) is played inside the environment by a
+- Chance (the reveals) is played inside the environment by the library's one game loop,
+  :func:`~high_society.host.turns` (with no bot at any seat), from a
   :class:`~high_society.host.Dealer` seeded by ``reset(seed=...)``: two environments reset
   with the same seed and given the same actions play the same game.
 - The observation tensor is read-only (``flags.writeable`` is false; writing raises
@@ -22,8 +26,8 @@ than the game).
   later changes it, so an agent may keep it. The mask follows the package's one mask
   convention (docs/ai.md): int8 0/1, in a new writable array that is the agent's own
   (copied from masks kept per bidder's hand and amount to beat, at most
-  :data:`MASK_CACHE_SIZE` of them). :class:`SoloEnv`, a Gymnasium environment, gives new
-  writable arrays for both.
+  :data:`MASK_CACHE_SIZE` of them). :class:`~high_society.gymnasium_env.SoloEnv`, a
+  Gymnasium environment, gives new writable arrays for both.
 - A random agent finds the legal ids fastest through a boolean view of the mask:
   ``np.flatnonzero(observation["action_mask"].view(np.bool_))`` (no copy; less than half
   the time ``np.flatnonzero`` takes on the ``int8`` mask).
@@ -40,10 +44,10 @@ than the game).
 """
 
 import operator
-from collections.abc import Callable, Iterator
-from typing import Any, Final, Literal, SupportsIndex, TypedDict, cast, overload
+import warnings
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, Final, Literal, SupportsIndex, overload
 
-import attrs
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -51,29 +55,26 @@ from numpy.typing import NDArray
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
+from high_society import _env_observation
+from high_society._env_observation import Observation, legal_mask, observation_space
 from high_society._text import short_repr
-from high_society.actions import Action, Reveal
-from high_society.bots import AnyBot, GameStart, HeuristicBot, chooser
+from high_society.actions import Action
 from high_society.cards import MAX_PLAYERS, STANDARD, check_players
-from high_society.encoding import action_from_id, legal_action_bytes, num_actions
+from high_society.encoding import action_from_id, num_actions
 from high_society.errors import EncodingError, IllegalActionError, InvalidConfigError
-from high_society.host import Dealer
-from high_society.observation import (
-    ObservationWriter,
-    observation_scale,
-    observation_size,
-    returns,
-)
+from high_society.host import Dealer, turns
+from high_society.observation import ObservationWriter, observation_size, returns
 from high_society.rules import apply, new_game
-from high_society.scoring import result
 from high_society.state import GameState, Phase
+
+if TYPE_CHECKING:  # the old home of SoloEnv, for the type checker (see __getattr__)
+    from high_society.gymnasium_env import SoloEnv as SoloEnv
 
 _REVEAL = Phase.REVEAL
 _AUCTION = Phase.AUCTION
 _DISCARD = Phase.DISCARD
 _OVER = Phase.OVER
-# dtype objects, not the scalar types: numpy skips a conversion per call.
-_INT8 = np.dtype(np.int8)
+# A dtype object, not the scalar type: numpy skips a conversion per call.
 _FLOAT32 = np.dtype(np.float32)
 
 __all__ = [
@@ -82,7 +83,6 @@ __all__ = [
     "ClassicEnv",
     "HighSocietyEnv",
     "Observation",
-    "SoloEnv",
     "env",
     "raw_env",
 ]
@@ -90,14 +90,26 @@ __all__ = [
 #: The environment's name in its metadata (versioned like PettingZoo's own).
 ENV_NAME: Final = "high_society_v0"
 
+#: How many auction masks the environments keep (all environments of the process share
+#: them, :class:`~high_society.gymnasium_env.SoloEnv` too): at most 8,192 masks of 2,058
+#: bytes, about 18 MiB with their array headers and dicts. When it is full, the masks of
+#: the hand kept longest make room.
+MASK_CACHE_SIZE: Final = _env_observation.MASK_CACHE_SIZE
 
-class Observation(TypedDict):
-    """One agent's observation, as PettingZoo's classic games give it."""
 
-    #: The R14 observation tensor, the observer's seat first.
-    observation: NDArray[np.float32]
-    #: 1 at each legal action id, 0 elsewhere (all 0 when it is not the agent's turn).
-    action_mask: NDArray[np.int8]
+def __getattr__(name: str) -> object:
+    # SoloEnv, a Gymnasium environment, lives in its own module now.
+    if name == "SoloEnv":
+        warnings.warn(
+            "high_society.pettingzoo.SoloEnv is deprecated: import SoloEnv from "
+            "high_society.gymnasium_env",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        from high_society.gymnasium_env import SoloEnv
+
+        return SoloEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def env(players: int = 4, render_mode: str | None = None) -> "ClassicEnv":
@@ -111,11 +123,6 @@ def env(players: int = 4, render_mode: str | None = None) -> "ClassicEnv":
     return ClassicEnv(players, render_mode)
 
 
-def _space_high() -> float:
-    # The largest value in an observation: a money total (the highest bid).
-    return float(max(STANDARD.total_money, 3))
-
-
 def _check(players: int, render_mode: str | None) -> None:
     check_players(players)
     if render_mode not in (None, "human", "ansi"):
@@ -124,55 +131,10 @@ def _check(players: int, render_mode: str | None) -> None:
         )
 
 
-def _mask(state: GameState) -> NDArray[np.int8]:
-    """The legal-action mask of ``state`` as a read-only array, from
-    :func:`~high_society.encoding.legal_action_bytes`; in an auction, one array is kept and
-    handed out for every state that shares its key.
-
-    The key is what an auction's legal actions depend on (R5: Pass, and the bids that lift
-    the bidder's face-up total above the highest one): the bidder's hand and the amount its
-    bid must add more than (the highest bid less its face-up total), as
-    :func:`~high_society.legal_actions` itself reads them. The key only says which states
-    share a mask; every mask is the encoding's own. The masks are kept by hand, then by
-    amount: a dict of ints and arrays holds nothing the garbage collector must visit, and
-    a frozenset keeps its hash.
-    """
-    if state.phase is _AUCTION:
-        player = state.players[state.turn]
-        amount = state.highest_bid - sum(player.table)
-        by_amount = _MASKS.get(player.hand)
-        if by_amount is not None:
-            mask = by_amount.get(amount)
-            if mask is not None:
-                return mask
-        return _keep_mask(state, player.hand, amount)
-    return np.frombuffer(legal_action_bytes(state), _INT8)
-
-
-def _keep_mask(state: GameState, hand: frozenset[int], amount: int) -> NDArray[np.int8]:
-    global _kept
-    mask = np.frombuffer(legal_action_bytes(state), _INT8)  # read-only: bytes
-    while _kept >= MASK_CACHE_SIZE:  # the hand kept longest goes first, with its masks
-        _kept -= len(_MASKS.pop(next(iter(_MASKS))))
-    by_amount = _MASKS.get(hand)
-    if by_amount is None:
-        by_amount = _MASKS[hand] = {}
-    by_amount[amount] = mask
-    _kept += 1
-    return mask
-
-
 #: The standard game's actions by seat and id, decoded when first played (at most 2,058 a
 #: seat, each a ``Pass``, a ``Discard`` or a ``Bid`` of an 11-card frozenset at most; a
 #: few MiB in all).
 _DECODED: tuple[dict[int, Action], ...] = tuple({} for _ in range(MAX_PLAYERS))
-
-#: How many auction masks the environments keep (all environments of the process share
-#: them): at most 8,192 masks of 2,058 bytes, about 18 MiB with their array headers and
-#: dicts. When it is full, the masks of the hand kept longest make room.
-MASK_CACHE_SIZE: Final = 8192
-_MASKS: dict[frozenset[int], dict[int, NDArray[np.int8]]] = {}
-_kept = 0
 
 
 class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hints
@@ -198,29 +160,24 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.agents = self.possible_agents[:]
-        self._size = size = observation_size(players)
+        self._size = observation_size(players)
         self._num_actions = num_actions(STANDARD)
         self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, _space_high(), (size,), np.float32),
-                    "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
-                }
-            )
-            for agent in self.possible_agents
+            agent: observation_space(players) for agent in self.possible_agents
         }
         self.action_spaces = {
             agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents
         }
         #: The global state: the observation of seat 0.
-        self.state_space = spaces.Box(0.0, _space_high(), (size,), np.float32)
+        self.state_space = observation_space(players)["observation"]
         self.game: GameState = new_game(players, STANDARD)
         self._dealer = Dealer()
+        self._no_bots = (None,) * players  # chance plays in the loop, every seat is an agent
         self._writer = ObservationWriter(STANDARD, item_format="f")
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
         self._agents_by_seat = tuple(self.possible_agents)
         # Every agent not to act sees this mask: nothing is legal for it.
-        self._no_mask = np.zeros(self._num_actions, _INT8)
+        self._no_mask = np.zeros(self._num_actions, np.int8)
         self._no_mask.flags.writeable = False
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -261,10 +218,10 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         return self._reveal(apply(self.game, action))
 
     def _reveal(self, state: GameState) -> GameState:
-        """Play chance until a seat must act or the game is over."""
-        draw = self._dealer.draw
-        while state.phase is _REVEAL:
-            state = apply(state, draw(state))
+        """Play chance until a seat must act or the game is over: the library's one loop,
+        :func:`~high_society.host.turns`, with no bot at any seat."""
+        for step in turns(state, self._no_bots, self._dealer.draw):
+            state = step.after
         return state
 
     #: False until the first reset in :class:`ClassicEnv` (the raw environment has an
@@ -288,7 +245,7 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         # (torch.from_numpy warns on a read-only one); the kept masks are copied.
         return {
             "observation": self._tensor(seat),
-            "action_mask": (_mask(game) if acts else self._no_mask).copy(),
+            "action_mask": (legal_mask(game) if acts else self._no_mask).copy(),
         }
 
     @overload
@@ -368,10 +325,8 @@ class HighSocietyEnv(AECEnv):  # type: ignore[misc]  # PettingZoo has no type hi
         if move is None:
             move = decoded[action] = action_from_id(game, action)
         state = apply(game, move)
-        if state.phase is _REVEAL:
-            draw = self._dealer.draw
-            while state.phase is _REVEAL:
-                state = apply(state, draw(state))
+        if state.phase is _REVEAL:  # else the loop would stop at once: a seat must act
+            state = self._reveal(state)
         self.game = state
         if state.phase is _OVER:
             # Rewards come at the end alone: until then every reward, cumulative reward,
@@ -548,174 +503,3 @@ class _AgentLoop(Iterator[str]):
         environment._has_updated = False
         agent: str = environment.agent_selection
         return agent
-
-
-class SoloEnv(gymnasium.Env[Observation, np.int64]):
-    """One learner against built-in bots, as a single-agent Gymnasium environment.
-
-    The learner plays seat ``seat``; every other seat is played by a bot made by
-    ``opponent(seed)`` at each reset (by default :class:`~high_society.bots.HeuristicBot`; the
-    seeds come from the reset's seed). A bot of either protocol plays
-    (:class:`~high_society.bots.SeatBot` s are told their seat's view and the public
-    history), and its optional ``start`` and ``end`` hooks are called as
-    :func:`~high_society.host.play` calls them. Observations and actions are those of
-    :class:`HighSocietyEnv`, but each observation's arrays are new and writable
-    (Gymnasium's convention; the mask int8 0/1, the package's convention); with
-    ``normalize=True`` the tensor is multiplied by
-    :func:`~high_society.observation.observation_scale` (within ``[0, 1]``). The reward is
-    the learner's return at the end (the winners share 1); an illegal action ends the
-    episode with reward -1, as in the classic games. :meth:`action_masks` gives the legal
-    ids as bool, where sb3-contrib's ``MaskablePPO`` looks for them.
-
-    Raises:
-        InvalidConfigError: ``players`` is not an int from 3 to 5, ``seat`` is not one of
-            its seats, or ``render_mode`` is not ``None`` or ``"ansi"``.
-    """
-
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012 (Gymnasium's own type)
-
-    def __init__(
-        self,
-        players: int = 4,
-        seat: int = 0,
-        opponent: Callable[[int | None], AnyBot] = HeuristicBot,
-        render_mode: str | None = None,
-        *,
-        normalize: bool = False,
-    ) -> None:
-        _check(players, None)
-        if render_mode not in (None, "ansi"):
-            raise InvalidConfigError(
-                f"render_mode must be None or 'ansi', not {short_repr(render_mode)}"
-            )
-        if type(seat) is not int or not 0 <= seat < players:
-            raise InvalidConfigError(f"seat must be 0 to {players - 1}, not {short_repr(seat)}")
-        self._inner = HighSocietyEnv(players, None)
-        self._opponent = opponent
-        self._bots: list[AnyBot] = [opponent(None) for _ in range(players)]
-        self._history: list[Action] = []
-        self._choose: list[Callable[[GameState], Action]] = []
-        self._ended = False
-        self.seat = seat
-        self.render_mode = render_mode
-        self._scale = np.array(observation_scale(players), dtype=np.float32) if normalize else None
-        agent = self._inner.possible_agents[seat]
-        space = self._inner.observation_spaces[agent]
-        if normalize:
-            size = observation_size(players)
-            space = spaces.Dict(
-                {
-                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
-                    "action_mask": space["action_mask"],
-                }
-            )
-        self.observation_space = cast("spaces.Space[Observation]", space)
-        self.action_space = cast("spaces.Space[np.int64]", self._inner.action_spaces[agent])
-
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
-        """A new game, played by the bots until the learner must act."""
-        super().reset(seed=seed)
-        inner = self._inner
-        inner.reset(seed=seed)
-        if seed is not None:
-            self._bots = [self._opponent(seed * 8 + 1 + i) for i in range(inner.players)]
-        # The first reveal is the only action before the first decision.
-        first = inner.game.auction
-        assert first is not None
-        self._history = [Reveal(first)]
-        self._choose = [
-            chooser(bot, i, self._history) if i != self.seat else _never
-            for i, bot in enumerate(self._bots)
-        ]
-        self._ended = False
-        start = GameStart(self.seat, inner.players, inner.game.config)
-        for i, bot in enumerate(self._bots):
-            hook = getattr(bot, "start", None) if i != self.seat else None
-            if hook is not None:
-                hook(attrs.evolve(start, seat=i))
-        self._play_bots()
-        return self._observe(), {}
-
-    @property
-    def game(self) -> GameState:
-        """The game now."""
-        return self._inner.game
-
-    def _play(self, action: Action) -> None:
-        """Apply ``action`` and the reveals after it, keeping the public history."""
-        inner = self._inner
-        state = apply(inner.game, action)
-        self._history.append(action)
-        draw = inner._dealer.draw
-        while state.phase is _REVEAL:
-            reveal = draw(state)
-            state = apply(state, reveal)
-            self._history.append(reveal)
-        inner.game = state
-
-    def _play_bots(self) -> None:
-        inner = self._inner
-        while not inner.game.is_over and inner.game.turn != self.seat:
-            self._play(self._choose[inner.game.turn](inner.game))
-        if inner.game.is_over and not self._ended:
-            self._ended = True
-            outcome = result(inner.game)
-            for i, bot in enumerate(self._bots):
-                hook = getattr(bot, "end", None) if i != self.seat else None
-                if hook is not None:
-                    hook(outcome)
-
-    def _observe(self) -> Observation:
-        shared = self._inner.observe(self._inner.possible_agents[self.seat])
-        tensor = shared["observation"].copy()
-        if self._scale is not None:
-            tensor *= self._scale
-        # Gymnasium's way: every observation new, writable, the agent's own.
-        return {"observation": tensor, "action_mask": shared["action_mask"]}
-
-    def action_masks(self) -> NDArray[np.bool_]:
-        """The learner's legal action ids now, as bool (all ``False`` once the game is
-        over): what sb3-contrib's ``MaskablePPO`` asks an env for."""
-        game = self._inner.game
-        masks: NDArray[np.bool_] = np.zeros(self._inner._num_actions, dtype=np.bool_)
-        if game.phase is _AUCTION or game.phase is _DISCARD:
-            masks[:] = _mask(game)
-        return masks
-
-    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
-        """The learner plays action id ``action``, then the bots play until its next turn
-        or the end. An id that is not legal now (out of range included) ends the episode
-        with reward -1.
-
-        Raises:
-            EncodingError: ``action`` is not an integer (a Python or numpy int): a float
-                such as ``5.7`` or ``nan``, a string, ``None``, a bool ... Nothing changes.
-        """
-        # int(5.7) and int("5") would play id 5: only integers are ids.
-        if type(action) is not int:
-            if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
-                raise EncodingError(f"{short_repr(action)} is not an action id (an integer)")
-            action = int(action)
-        inner = self._inner
-        if inner.game.is_over:  # the bots ended the game before the learner's turn
-            return self._observe(), returns(inner.game)[self.seat], True, False, {}
-        mask = self._observe()["action_mask"]
-        if not 0 <= action < len(mask) or not mask[action]:
-            return self._observe(), -1.0, True, False, {"illegal_action": action}
-        self._play(action_from_id(inner.game, action))
-        self._play_bots()
-        done = inner.game.is_over
-        reward = returns(inner.game)[self.seat] if done else 0.0
-        return self._observe(), reward, done, False, {}
-
-    def render(self) -> str | None:
-        """The game as text (``render_mode="ansi"``), else ``None``."""
-        if self.render_mode != "ansi":
-            return None
-        return str(self._inner.game)
-
-
-def _never(state: GameState) -> Action:
-    raise AssertionError("the learner's seat is not played by a bot")

@@ -27,26 +27,32 @@ from high_society._contracts import (
     bid_follows_r5,
     bid_is_legal,
     bid_to_check,
+    card_goes_to_taker,
     conserves_money,
     conserves_status_cards,
     discard_is_legal,
     discards_one_with_faux_pas,
+    discards_only_the_card,
     disgrace_ends_at_first_pass,
     ended_auction_gives_its_card,
     ends_on_last_dark_green,
     hand_and_table_apart,
     highest_bid_not_raised,
     keeps_seats_and_removed,
+    next_round_starts_right,
+    next_seat_after,
     next_seat_is_in,
     opens_auction_unless_over,
     others_unchanged,
     pass_is_legal,
     passer_is_out,
+    pays_as_r6_r7,
     raises_highest_bid,
     reveal_due_from,
     reveal_is_legal,
     spent_stays_spent,
     takes_from_deck,
+    waiting_faux_pas_takes_a_luxury_card,
 )
 from high_society._fast import (
     AUCTION,
@@ -447,6 +453,7 @@ def _bid(state: GameState, seat: int, cards: frozenset[int]) -> GameState:
     post: conserves_money(state, __return__)
     post: others_unchanged(state, seat, __return__)
     post: next_seat_is_in(__return__)
+    post: next_seat_after(seat, __return__)
     """
     p = state.players[seat]
     table = p.table | cards
@@ -469,6 +476,10 @@ def _pass(state: GameState, seat: int) -> GameState:
     post: disgrace_ends_at_first_pass(state, __return__)
     post: passer_is_out(seat, __return__)
     post: highest_bid_not_raised(state, __return__)
+    post: pays_as_r6_r7(state, seat, __return__)
+    post: card_goes_to_taker(state, seat, __return__)
+    post: waiting_faux_pas_takes_a_luxury_card(state, seat, __return__)
+    post: next_round_starts_right(state, seat, __return__)
     """
     card = state.auction
     assert card is not None
@@ -557,6 +568,7 @@ def _discard(state: GameState, seat: int, card: StatusCard) -> GameState:
     pre: discard_is_legal(state, seat, card)
     post: conserves_status_cards(state, __return__)
     post: discards_one_with_faux_pas(seat, card, __return__)
+    post: discards_only_the_card(state, seat, card, __return__)
     post: reveal_due_from(seat, __return__)
     """
     p = state.players[seat]

@@ -219,6 +219,8 @@ def result(state: GameState) -> GameResult:
     """The result of a finished game (R10-R12).
 
     pre: state.is_over and 3 <= len(state.players) <= 5
+    pre: all(holdable(p.status_cards) for p in state.players)
+    post: __return__.scores == tuple(status_of(p.status_cards).status for p in state.players)
     post: __return__.money == tuple(sum(p.hand) + sum(p.table) for p in state.players)
     post: __return__.cast_out == cast_out(__return__.money)
     post: not set(__return__.winners) & set(__return__.cast_out)

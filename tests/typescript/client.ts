@@ -1,85 +1,69 @@
 // A small client of the table server, typed by what openapi-typescript makes of its
-// OpenAPI document (api.d.ts, written by tests/test_server_clients.py, never committed).
-// The test type-checks it with tsc, then runs it: `node out/client.js BASE_URL` plays one
-// whole game of three people and prints what it saw as JSON.
+// OpenAPI document (api.d.ts, written by tests/test_server_clients.py, never committed)
+// and called through openapi-fetch, as a newcomer would write one. It has no cast and no
+// type guard: every move it sends is one of the actions its payload offered, sent back as
+// it came. The test type-checks it with tsc, then runs it: `node out/client.js BASE_URL`
+// plays one whole game of three people and prints what it saw as JSON.
 
-import type { components } from "./api.js";
+import createClient from "openapi-fetch";
+import type { components, paths } from "./api.js";
 
 type Schemas = components["schemas"];
 type Payload = Schemas["SeatPayload"];
-type Action = Schemas["Action"];
-type Money = Schemas["Money"];
-type LuxuryCard = Schemas["LuxuryCard"];
-
-class ApiFailure extends Error {
-  constructor(readonly status: number, readonly body: Schemas["Error"]) {
-    super(`${status} ${body.kind} ${body.code}: ${body.message}`);
-  }
-}
-
-async function call<T>(base: string, method: string, path: string, token?: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = {};
-  if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const init: RequestInit = { method, headers };
-  if (body !== undefined) init.body = JSON.stringify(body);
-  const answer = await fetch(base + path, init);
-  const data: unknown = await answer.json();
-  if (!answer.ok) throw new ApiFailure(answer.status, data as Schemas["Error"]);
-  return data as T;
-}
-
-const MONEY: readonly number[] = [1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25];
-
-function isMoney(value: number): value is Money {
-  return MONEY.includes(value);
-}
-
-function isLuxury(card: Schemas["StatusCard"]): card is LuxuryCard {
-  return card.startsWith("luxury-");
-}
 
 /** A legal move for the seat that must act, from its payload alone. */
 export function chooseMove(seen: Payload, turn: number): Schemas["MoveRequest"] {
   const legal = seen.legal;
   if (legal === null) throw new Error("not this seat's turn");
-  const player = seen.seat;
-  let action: Action;
-  const discard = legal.discards.find(isLuxury);
+  const discard = legal.discards[0];
   const bid = legal.bids[0];
+  let action: Schemas["Action"];
   if (discard !== undefined) {
-    action = { type: "discard", player, card: discard };
-  } else if (bid !== undefined && (!legal.pass || turn % 3 === 0)) {
-    action = { type: "bid", player, cards: bid.cards.filter(isMoney) };
+    action = discard;
+  } else if (bid !== undefined && (legal.pass === null || turn % 3 === 0)) {
+    action = bid.action;
+  } else if (legal.pass !== null) {
+    action = legal.pass;
   } else {
-    action = { type: "pass", player };
+    throw new Error("a seat to act always has a legal action");
   }
   return { action, number: seen.number };
 }
 
+function failed(what: string, error: Schemas["Error"] | undefined): Error {
+  return new Error(`${what}: ${error === undefined ? "no answer" : `${error.kind} ${error.code}: ${error.message}`}`);
+}
+
 export async function playOneGame(base: string): Promise<{ moves: number; winners: number[]; table: string }> {
-  const body: Schemas["CreateTable"] = {
-    seats: ["Ada", "Ben", "Cy"].map((name) => ({ kind: "person" as const, name })),
-  };
-  const made = await call<Schemas["TableCreated"]>(base, "POST", "/api/tables", undefined, body);
-  const tokens = new Map(made.seats.map((s) => [s.seat, s.token] as const));
+  const api = createClient<paths>({ baseUrl: base });
+  const seats: Schemas["PersonSeat"][] = ["Ada", "Ben", "Cy"].map((name) => ({ kind: "person", name }));
+  const made = await api.POST("/api/tables", { body: { seats } });
+  if (made.data === undefined) throw failed("make a table", made.error);
+  const table = made.data.table;
+  const tokens = new Map<number, string>();
+  for (const given of made.data.seats) tokens.set(given.seat, given.token);
   let seat = 0;
   let moves = 0;
   for (;;) {
     const token = tokens.get(seat);
     if (token === undefined) throw new Error(`no token for seat ${seat}`);
-    const seen = await call<Payload>(base, "GET", `/api/tables/${made.table}/payload`, token);
-    if (seen.result !== null) return { moves, winners: seen.result.winners, table: made.table };
-    const actor = seen.to_act;
+    const headers = { Authorization: `Bearer ${token}` };
+    const params = { path: { table_id: table } };
+    const seen = await api.GET("/api/tables/{table_id}/payload", { params, headers });
+    if (seen.data === undefined) throw failed("read the payload", seen.error);
+    const payload = seen.data;
+    if (payload.result !== null) return { moves, winners: payload.result.winners, table };
+    const actor = payload.to_act;
     if (typeof actor !== "number") throw new Error(`unexpected actor ${String(actor)}`);
     if (actor !== seat) {
       seat = actor;
       continue;
     }
-    const path = `/api/tables/${made.table}/actions`;
-    const accepted = await call<Schemas["MoveAccepted"]>(base, "POST", path, token, chooseMove(seen, moves));
+    const body = chooseMove(payload, moves);
+    const accepted = await api.POST("/api/tables/{table_id}/actions", { params, headers, body });
+    if (accepted.data === undefined) throw failed("play a move", accepted.error);
     moves += 1;
-    const next = accepted.next.to_act;
+    const next = accepted.data.next.to_act;
     if (typeof next === "number") seat = next;
   }
 }

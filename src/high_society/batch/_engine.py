@@ -616,21 +616,26 @@ class GameBatch:
                 f"the batch plays {self.num_players} seats of {short_repr(self.config)}, the state "
                 f"{state.num_players} seats of {short_repr(state.config)}"
             )
+        self._write(slice(g, g + 1), state)
+
+    def _write(self, rows: slice, state: GameState) -> None:
+        """Make the games of ``rows`` continue from ``state``, already checked."""
         games = self._games
         seats, deck, removed, phase, turn, auction, ending = row_from_state(state)
         for p, (hand, table, passed, owned) in enumerate(seats):
-            games.hand[g, p] = hand
-            games.table[g, p] = table
-            games.passed[g, p] = passed
-            games.owned[g, p] = owned
-        games.deck[g] = deck
-        games.removed[g] = removed
-        games.phase[g] = phase
-        games.turn[g] = turn
-        games.auction[g] = auction
-        games.ending[g] = ending
-        games.highest[g] = state.highest_bid
-        # A state due for a reveal gets it now; no other game of the batch rests at one.
+            games.hand[rows, p] = hand
+            games.table[rows, p] = table
+            games.passed[rows, p] = passed
+            games.owned[rows, p] = owned
+        games.deck[rows] = deck
+        games.removed[rows] = removed
+        games.phase[rows] = phase
+        games.turn[rows] = turn
+        games.auction[rows] = auction
+        games.ending[rows] = ending
+        games.highest[rows] = state.highest_bid
+        # A state due for a reveal gets it now, from each game's own stream; no other game
+        # of the batch rests at one.
         _kernels.reveal_due(games)
 
     @classmethod
@@ -652,6 +657,24 @@ class GameBatch:
         batch = cls(len(states), states[0].num_players, config=states[0].config, seed=seed)
         for g, state in enumerate(states):
             batch.set_state(g, state)
+        return batch
+
+    @classmethod
+    def copies(cls, state: GameState, num_games: int, *, seed: Seed = 0) -> "GameBatch":
+        """A batch of ``num_games`` games that all continue from ``state``, which is
+        checked once (as :meth:`set_state` checks it): the imagined futures of one
+        position, each drawing its reveals from its own stream (with a sequence of seeds,
+        games given the same seed draw the same reveals while they make the same moves).
+
+        Raises:
+            BatchError: ``state`` is not a valid :class:`~high_society.GameState` (see
+                :meth:`set_state`), or a bad ``num_games`` or ``seed``.
+        """
+        if not isinstance(state, GameState):
+            raise BatchError(f"not a GameState: {short_repr(state)}")
+        batch = cls(num_games, state.num_players, config=state.config, seed=seed)
+        batch.set_state(0, state)
+        batch._write(slice(1, None), state)
         return batch
 
     def _index(self, game: int) -> int:

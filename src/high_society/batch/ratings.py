@@ -1,16 +1,19 @@
 """Ratings and cross-play of bots, from batch-engine games.
 
 A *roster* is a list of named players that the batch engine can seat: compiled policies
-(:class:`~high_society.batch.policies.Compiled`) and numpy policies
+(:class:`~high_society.batch.policies.Compiled`), numpy policies
 (:class:`~high_society.batch.policies.BatchPolicy`: the learned bots' networks, the
-strangers). :func:`play_tables` plays games whose seats are given by index into the
-roster; :func:`cross_play` gives the matrix of one bot against a table of another;
+strangers) and bots of the reducer (a factory of :class:`~high_society.bots.Bot`, made
+anew for each game and seat: the search bots, asked one game at a time, so their tables
+cost what their decisions cost). :func:`play_tables` plays games whose seats are given by
+index into the roster; :func:`cross_play` gives the matrix of one bot against a table of another;
 :func:`rate` plays tables drawn at random and rates every player with OpenSkill's
 Plackett-Luce model (the ``ratings`` extra: ``pip install '.[ratings]'`` in a clone),
 winners ranked above the others, with an interval from a bootstrap over the games.
 """
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import cast
 
 import attrs
 import numpy as np
@@ -18,9 +21,14 @@ import numpy.typing as npt
 
 from high_society.batch._engine import POLICIES, BatchError, GameBatch
 from high_society.batch.policies import BatchPolicy, Compiled, act_in_batch
+from high_society.bots import Bot
+from high_society.encoding import action_id
 from high_society.errors import InvalidConfigError
 from high_society.learned import SampledPolicy, load_network, shipped_network
+from high_society.lookahead import LookaheadBot
+from high_society.parallel import game_seed
 from high_society.strangers import STRANGERS
+from high_society.tournament import parse_entrant
 
 __all__ = ["ROSTER", "Entry", "Rating", "cross_play", "play_tables", "rate", "roster_entry"]
 
@@ -38,22 +46,31 @@ ROSTER = (
 
 _CALLER = POLICIES.index("caller")
 
-#: A named player of a roster.
-Entry = tuple[str, Compiled | BatchPolicy]
+#: A named player of a roster: a compiled policy, a numpy policy, or a factory of bots of
+#: the reducer (called with a seed for each game and seat).
+Entry = tuple[str, Compiled | BatchPolicy | Callable[[int], Bot]]
+
+#: The bots of the reducer a roster knows by name, beside the tournament's names.
+_REDUCER_BOTS: dict[str, Callable[[int], Bot]] = {"lookahead": LookaheadBot}
 
 
 def roster_entry(name: str, players: int, seed: int = 0) -> Entry:
     """The player ``name`` stands for, in games of ``players``: a compiled bot
     (``heuristic``, ``classic``, ``cautious``, ``pass``, ``random``, ``cheapest``; the
     first two take ``,boldness=X``), ``learned`` (the shipped network for ``players``), a
-    stranger of :data:`~high_society.strangers.STRANGERS`, or the path of a saved network
-    (ending in ``.npz``). A network plays as the learned bot does, greedily (the more
+    stranger of :data:`~high_society.strangers.STRANGERS`, the path of a saved network
+    (ending in ``.npz``), ``lookahead`` (:class:`~high_society.lookahead.LookaheadBot`), or
+    any other bot of the tournament's grammar that plays from the state (``search``,
+    ``search@N``, ``MODULE:NAME``, with options: :func:`~high_society.tournament.parse_entrant`),
+    played by the reducer. A network plays as the learned bot does, greedily (the more
     likely move); a name ending in ``,sampled`` plays it sampled
     (:class:`~high_society.learned.SampledPolicy`), its draws keyed by ``seed``.
 
     Raises:
-        InvalidConfigError: none of these, a bad boldness, or a network that cannot be
-            loaded or is for another number of players.
+        InvalidConfigError: none of these, a bad boldness, a network that cannot be
+            loaded or is for another number of players, or a bot that is told only its
+            seat's view (a :class:`~high_society.bots.SeatBot`: the batch engine keeps no
+            history).
     """
     base, _, option = name.partition(",boldness=")
     compiled = {"random": "uniform"}.get(base, base)
@@ -75,10 +92,23 @@ def roster_entry(name: str, players: int, seed: int = 0) -> Entry:
         if sampled and not network.full_actions:
             return name, SampledPolicy(network, seed)
         return name, network
-    raise InvalidConfigError(
-        f"unknown player {name!r}: a compiled bot, learned, a stranger "
-        f"({', '.join(STRANGERS)}) or a network's .npz (either with ',sampled' or not)"
-    )
+    if name in _REDUCER_BOTS:
+        return name, _REDUCER_BOTS[name]
+    return name, _reducer_bot(name)
+
+
+def _reducer_bot(name: str) -> Callable[[int], Bot]:
+    try:
+        factory = parse_entrant(name).factory
+    except InvalidConfigError as error:
+        raise InvalidConfigError(
+            f"unknown player {name!r}: a compiled bot, learned, a stranger "
+            f"({', '.join(STRANGERS)}), a network's .npz (either with ',sampled' or not), "
+            f"lookahead, or a bot of the tournament ({error})"
+        ) from None
+    if not isinstance(factory(0), Bot):
+        raise InvalidConfigError(f"{name!r} is told only its seat's view: it needs a history")
+    return cast(Callable[[int], Bot], factory)  # it makes bots of the state: checked above
 
 
 def play_tables(
@@ -95,12 +125,14 @@ def play_tables(
             codes[lineups == k] = policy.code
             bold[lineups == k] = policy.boldness
     rows = np.arange(len(lineups))
+    made: dict[tuple[int, int], Bot] = {}  # a reducer bot per game and seat
     while True:
         batch.advance(codes, boldness=bold)
         waiting = ~batch.is_over
         if not waiting.any():
             return batch.returns()
-        who = lineups[rows, batch.to_act]
+        seats = batch.to_act
+        who = lineups[rows, seats]
         ids = np.zeros(len(lineups), dtype=np.int64)
         plain = batch.policy_actions("pass")
         cheapest = batch.policy_actions("cheapest")
@@ -108,7 +140,15 @@ def play_tables(
             mine = waiting & (who == k)
             policy = policies[int(k)]
             assert not isinstance(policy, Compiled)
-            ids[mine] = act_in_batch(policy, batch, mine, plain, cheapest)[mine]
+            if isinstance(policy, BatchPolicy):
+                ids[mine] = act_in_batch(policy, batch, mine, plain, cheapest)[mine]
+                continue
+            for g in np.flatnonzero(mine).tolist():
+                seat = int(seats[g])
+                bot = made.get((g, seat))
+                if bot is None:
+                    bot = made[g, seat] = policy(game_seed(seed, g, 1 + seat))
+                ids[g] = action_id(bot.choose(batch.to_state(g)), batch.config)
         batch.step(ids, where=waiting)
 
 

@@ -2,6 +2,7 @@
 batch-engine games."""
 
 import argparse
+import json
 import sys
 from typing import TextIO
 
@@ -21,9 +22,11 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "bootstrap resamples of the games. With --matrix N, also the cross-play matrix: "
         "the row bot alone against a table of the column bot, N games per cell, its mean "
         "share of the win. Bots: learned, heuristic, classic, cautious, pass, random, "
-        "cheapest (heuristic,boldness=X too), a stranger (high_society.strangers) or a "
+        "cheapest (heuristic,boldness=X too), a stranger (high_society.strangers), a "
         "network's .npz (learned and a .npz play greedily; append ',sampled' to sample "
-        "their moves); by default every shipped bot the engine seats and every stranger. "
+        "their moves), lookahead, or another bot of the tournament's grammar (search, "
+        "search@N, MODULE:NAME), played by the reducer at the speed of its decisions; by "
+        "default every shipped bot the engine seats and every stranger. "
         "Needs the batch and ratings extras.",
     )
     parser.add_argument("bots", nargs="*", metavar="BOT", help="the bots (default: all)")
@@ -46,18 +49,38 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="games per cell of the cross-play matrix (default 0: none)",
     )
     add_seed_option(parser, 1, "seed of the games (default 1)")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the ratings as one JSON object (the form of high_society/data/ratings.json, "
+        "which the levels of high_society.levels are read from); no matrix",
+    )
     set_handler(parser, run, "batch", "ratings")
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Rate the bots ``args`` name and print the tables."""
     one_numpy_thread()
+    import attrs
     import openskill  # noqa: F401 (the ratings extra: missing, said before any game is played)
 
     from high_society.batch.ratings import ROSTER, cross_play, rate, roster_entry
 
     stream = out if out is not None else sys.stdout
     names = args.bots or list(ROSTER)
+    if getattr(args, "json", False):
+        tables = {
+            str(players): [
+                attrs.asdict(r)
+                for r in rate(
+                    players, [roster_entry(n, players) for n in names], args.games, args.seed
+                )
+            ]
+            for players in args.players
+        }
+        document = {"games": args.games, "seed": args.seed, "players": tables}
+        print(json.dumps(document, indent=1), file=stream)
+        return 0
     for players in args.players:
         roster = [roster_entry(name, players) for name in names]
         ratings = rate(players, roster, args.games, args.seed)

@@ -22,9 +22,9 @@ ASGI test client (:func:`check_database` tells first whether its database can be
 201 playing 0
 """
 
+from high_society.server._api import MAX_BODY_BYTES
 from high_society.server._app import create_app
 from high_society.server._bots import BOTS, make_bot
-from high_society.server._edge import MAX_BODY_BYTES
 from high_society.server._limits import Limits
 from high_society.server._store import check_database
 

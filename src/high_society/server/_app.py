@@ -1,12 +1,16 @@
 """The ASGI application: the parts put together.
 
-A request goes through the HTTP face (:mod:`~high_society.server._routes`, reading at the
-edge with :mod:`~high_society.server._edge`, answering errors in one shape with
-:mod:`~high_society.server._errors`) to the master (:mod:`~high_society.server._master`:
-tokens, the rules, each seat's view, bots and the dealer), which keeps the tables in the
-store (:mod:`~high_society.server._store`: rows, versions, tokens' hashes); the streams
-(:mod:`~high_society.server._streams`) are woken by the notifier
-(:mod:`~high_society.server._notify`). The public entry is :mod:`high_society.server`.
+A request goes through the HTTP face (the routers of :mod:`~high_society.server._routers`,
+each route declaring what it takes and answers with :mod:`~high_society.server._api`,
+errors answered in one shape by :mod:`~high_society.server._errors`) to the parts of
+:mod:`~high_society.server._services`: the tables (:mod:`~high_society.server._tables`),
+the seats' keys (:mod:`~high_society.server._auth`) and the move path
+(:mod:`~high_society.server._master`, with the bots' turns in
+:mod:`~high_society.server._autoplay` and the tables kept in memory in
+:mod:`~high_society.server._games`), which keep the tables in the store
+(:mod:`~high_society.server._store`); the streams (:mod:`~high_society.server._streams`)
+are woken by the notifier (:mod:`~high_society.server._notify`). The public entry is
+:mod:`high_society.server`.
 """
 
 import asyncio
@@ -17,12 +21,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import attrs
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
-from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -30,6 +33,8 @@ from starlette.responses import Response
 from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from high_society._version import __version__
+from high_society.server._api import LeanRoute, document
 from high_society.server._errors import (
     ApiError,
     answer,
@@ -38,13 +43,11 @@ from high_society.server._errors import (
     on_http_error,
 )
 from high_society.server._lifespan import Background
-from high_society.server._limits import Limits, Rate
-from high_society.server._master import Master
-from high_society.server._notify import Notifier
-from high_society.server._openapi import add_library_components
-from high_society.server._routes import Services, router
+from high_society.server._limits import Limits
+from high_society.server._routers import anyone, seats, tables, watching
+from high_society.server._services import assemble
 from high_society.server._store import Store
-from high_society.server._streams import SERVER_SEND, StreamSlots, Watcher
+from high_society.server._streams import SERVER_SEND
 
 __all__ = ["create_app"]
 
@@ -67,11 +70,13 @@ class _Application(FastAPI):
         self.lean = _Lean()
 
     def openapi(self) -> dict[str, Any]:
+        """The document, made from the routes' declarations (:func:`~high_society.server.
+        _api.document`), not from FastAPI's inspection of them."""
         if self.openapi_schema is None:
-            document = super().openapi()
-            _drop_validation_errors(document)
-            add_library_components(document)
-            self.openapi_schema = document
+            routes = [route for route in self.routes if isinstance(route, LeanRoute)]
+            self.openapi_schema = document(
+                routes, title=self.title, version=self.version, summary=self.summary or ""
+            )
         return self.openapi_schema
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -127,9 +132,8 @@ class _Lean:
     def __init__(self) -> None:
         self.routes: list[tuple[Route, Callable[[Request], Awaitable[Response]]]] = []
 
-    def add(self, route: APIRoute) -> None:
-        endpoint = cast(Callable[[Request], Awaitable[Response]], route.endpoint)
-        self.routes.append((Route(route.path, endpoint, methods=route.methods), endpoint))
+    def add(self, route: LeanRoute) -> None:
+        self.routes.append((Route(route.path, route.serve, methods=route.methods), route.serve))
 
     async def handle(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> bool:
         """Serve the request if one of the routes takes it (path and method); say whether
@@ -152,21 +156,6 @@ class _Lean:
                 await response(scope, receive, send)
                 return True
         return False
-
-
-def _drop_validation_errors(document: dict[str, Any]) -> None:
-    """FastAPI's 422 answer of its own request checks, which the routes do not use (they
-    read their requests at the edge: a 422 of theirs is an illegal move, in the one error
-    shape)."""
-    for operations in document.get("paths", {}).values():
-        for operation in operations.values():
-            answers = operation.get("responses", {})
-            schema = answers.get("422", {}).get("content", {}).get("application/json", {})
-            if schema.get("schema", {}).get("$ref", "").endswith("/HTTPValidationError"):
-                del answers["422"]
-    schemas = document.get("components", {}).get("schemas", {})
-    for name in ("HTTPValidationError", "ValidationError"):
-        schemas.pop(name, None)
 
 
 def create_app(
@@ -217,38 +206,19 @@ def create_app(
     if max_seat_streams is not None:
         bounds = attrs.evolve(bounds, max_seat_streams=max_seat_streams)
     folder = None if records is None else Path(records)
-    notifier = Notifier()
-    watcher = Watcher(send_seconds)
-    slots = StreamSlots(bounds.max_seat_streams, bounds.max_streams, bounds.max_address_streams)
-    rate = Rate(bounds.tables_per_minute)
-    replays = Rate(bounds.replays_per_minute)
-    all_replays = Rate(bounds.all_replays_per_minute)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, database)
-        master = Master(
-            store,
-            notifier,
-            bot_delay=bot_delay,
-            max_tables=bounds.max_tables,
-            table_rate=rate,
-            records=folder,
+        parts = assemble(
+            store, limits=bounds, bot_delay=bot_delay, send_seconds=send_seconds, records=folder
         )
-        app.state.services = Services(
-            master, notifier, watcher, slots, bounds, replays, all_replays
-        )
+        app.state.services = parts
         loop = asyncio.get_running_loop()
-        notifier.bind(loop)
-        master.start(loop)
+        parts.notifier.bind(loop)
+        parts.master.start(loop)
         background = Background(
-            store,
-            master,
-            notifier,
-            watcher,
-            sweep_seconds=sweep_seconds,
-            poll_seconds=poll_seconds,
-            limits=bounds,
+            store, parts, sweep_seconds=sweep_seconds, poll_seconds=poll_seconds
         )
         gc.collect()
         gc.freeze()  # what lives now lives for ever: out of the full collections' way
@@ -257,14 +227,14 @@ def create_app(
             yield
         finally:
             await background.stop()
-            await master.close()
+            await parts.master.close()
             await asyncio.to_thread(store.close)
             gc.unfreeze()
 
     app = _Application(
         title="High Society table server",
         summary="Tables of Reiner Knizia's High Society for people and bots.",
-        version="1",
+        version=__version__,
         lifespan=lifespan,
         # Operations named after their functions: a generated client's methods.
         generate_unique_id_function=lambda route: route.name,
@@ -273,10 +243,11 @@ def create_app(
     )
     app.add_exception_handler(ApiError, on_api_error)
     app.add_exception_handler(HTTPException, on_http_error)
-    app.include_router(router)
-    for route in router.routes:
-        assert isinstance(route, APIRoute)
-        app.lean.add(route)
+    for module in (tables, seats, watching, anyone):
+        for route in module.api.router.routes:
+            assert isinstance(route, LeanRoute)
+            app.router.routes.append(route)  # the very route: FastAPI answers 405 for it
+            app.lean.add(route)
     static = resources.files("high_society").joinpath("server", "static")
 
     @app.get("/", include_in_schema=False)

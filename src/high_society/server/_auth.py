@@ -1,4 +1,5 @@
-"""Seats' tokens: made, hashed for the store, and matched in constant time.
+"""Seats' tokens: made, hashed for the store, matched in constant time, and the seat a
+request's token opens (:class:`Keys`).
 
 A token is 43 characters of URL-safe base64 (32 random bytes, ``secrets``); the store
 keeps only its SHA-256, so a copy of the database does not give the tokens away. A
@@ -11,10 +12,15 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections import OrderedDict
+from collections.abc import Iterable
+
+from high_society.server._store import Store
 
 __all__ = [
     "MAX_TOKEN_LENGTH",
     "TOKEN_BYTES",
+    "Keys",
     "Unauthorized",
     "derived_token",
     "hash_token",
@@ -69,3 +75,40 @@ def seat_by_token(token: object, hashes: dict[str, int]) -> int:
     if found is None:
         raise Unauthorized
     return found
+
+
+class Keys:
+    """The seat a token opens at a table, from the tokens' hashes in ``store``: read once
+    per process once every seat is taken (they never change then), at most ``tables``
+    tables' kept."""
+
+    def __init__(self, store: Store, tables: int = 2048) -> None:
+        self._store = store
+        self._tables = tables
+        self._hashes: OrderedDict[str, dict[str, int]] = OrderedDict()
+
+    async def seat_of(self, table_id: str, token: object) -> int:
+        """The seat whose token ``token`` is.
+
+        Raises:
+            NotFound, Unauthorized: no such table; no seat of it has that token.
+        """
+        hashes = self._hashes.get(table_id)
+        if hashes is not None:
+            self._hashes.move_to_end(table_id)
+            return seat_by_token(token, hashes)
+        read, final = await self._store.call(self._store.seats.hashes, table_id)
+        if final:
+            self.keep(table_id, read)
+        return seat_by_token(token, read)
+
+    def keep(self, table_id: str, hashes: dict[str, int]) -> None:
+        """The final hashes of a table's seats (``{hash: seat}``)."""
+        self._hashes[table_id] = hashes
+        while len(self._hashes) > self._tables:
+            self._hashes.popitem(last=False)
+
+    def forget(self, table_ids: Iterable[str]) -> None:
+        """Drop what is kept of tables the store deleted."""
+        for table_id in table_ids:
+            self._hashes.pop(table_id, None)

@@ -13,32 +13,20 @@ from collections.abc import Callable
 from high_society.actions import Action
 from high_society.bots import AnyBot, Bot, SeatBot, SeatOnly, Seen
 from high_society.errors import InvalidConfigError
+from high_society.levels import LEVELS, level_of
 from high_society.tournament import parse_entrant
 
-__all__ = ["BOTS", "BOT_DESCRIPTIONS", "TableBot", "make_bot"]
+__all__ = ["BOTS", "TableBot", "make_bot"]
 
-#: What each bot a seat can have plays like, by label, in the order a page offers them:
-#: every built-in bot of the library (:data:`high_society.tournament.BUILT_IN`).
-BOT_DESCRIPTIONS = {
-    "heuristic": "A frugal budget player: bids the cheapest amount within its price for "
-    "the card, and keeps its money above the poorest opponent's.",
-    "learned": "A neural network trained in a league of bots (3, 4 or 5 players).",
-    "search": "Plays out many imagined games before each move (100 per decision): the "
-    "strongest, and the slowest to think.",
-    "cautious": "A careful player: spends at most 40% of its money and never falls to "
-    "the poorest opponent's money.",
-    "classic": "The package's first heuristic player, a plain bidder.",
-    "random": "Picks any legal move at random: the easiest opponent.",
-    "pass": "Always passes: keeps all its money and takes every disgrace offered.",
-}
-#: The bots a seat can have, by label.
-BOTS = tuple(BOT_DESCRIPTIONS)
+#: The bots a seat can have, by label, easiest first: every level of
+#: :data:`high_society.levels.LEVELS`.
+BOTS = tuple(level.name for level in LEVELS)
 
 
 @functools.cache
 def _factory(label: str) -> Callable[[int], AnyBot]:
     """The factory of a label, looked up once (each decision makes a bot)."""
-    return parse_entrant(label).factory
+    return parse_entrant(level_of(label).entrant).factory
 
 
 def make_bot(label: str, seed: int) -> SeatBot:

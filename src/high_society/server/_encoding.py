@@ -6,7 +6,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["fast_json", "stdlib_json"]
+from starlette.responses import Response
+
+__all__ = ["fast_json", "json_answer", "stdlib_json"]
 
 
 def stdlib_json(value: object) -> bytes:
@@ -20,3 +22,8 @@ try:
     from orjson import dumps as fast_json
 except ImportError:  # pragma: no cover (the server extra installs orjson on CPython)
     fast_json = stdlib_json
+
+
+def json_answer(value: object, status: int = 200) -> Response:
+    """An answer of JSON ``value``."""
+    return Response(fast_json(value), status, media_type="application/json")

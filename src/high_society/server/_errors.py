@@ -4,7 +4,6 @@ it, and the handlers that give it to FastAPI's own errors too (an unknown path, 
 method).
 """
 
-import enum
 import logging
 
 from starlette.exceptions import HTTPException
@@ -14,10 +13,13 @@ from starlette.responses import Response
 from high_society.errors import HighSocietyError, RecordError
 from high_society.serial import JSONObject, error_to_json
 from high_society.server._auth import Unauthorized
+from high_society.server._dialects import is_unavailable
 from high_society.server._encoding import fast_json
-from high_society.server._master import Busy, Retired, TooFast
-from high_society.server._store import Conflict, Full, NotFound, is_unavailable
-from high_society.table import Refusal, RefusalKind
+from high_society.server._master import Busy
+from high_society.server._store_rows import Conflict, Full, NotFound, Retired
+from high_society.server._tables import TooFast
+from high_society.table import Refusal
+from high_society.wire import ErrorKind, RefusalKind
 
 __all__ = [
     "ApiError",
@@ -30,43 +32,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("high_society.server")
-
-
-class ErrorKind(enum.StrEnum):
-    """Every ``kind`` of an error answer, each with one HTTP status (:data:`STATUS`)."""
-
-    #: Not JSON, or not of the request's form (400).
-    MALFORMED = "malformed"
-    #: A body that is not declared ``application/json`` (415): a cross-site form cannot
-    #: send one.
-    WRONG_MEDIA_TYPE = "wrong_media_type"
-    #: A body that did not arrive whole in time (408).
-    TOO_SLOW = "too_slow"
-    #: No token, or not a seat's token at this table (401).
-    UNAUTHORIZED = "unauthorized"
-    #: A reveal: the table deals (403, R4).
-    NOT_ALLOWED = "not_allowed"
-    #: An action for another seat (403).
-    NOT_YOUR_SEAT = "not_your_seat"
-    #: No such table, or no such path (404).
-    NOT_FOUND = "not_found"
-    #: The path exists, but not for this method (405).
-    WRONG_METHOD = "wrong_method"
-    #: A move numbered for another moment (409).
-    WRONG_NUMBER = "wrong_number"
-    #: The table cannot do that now: it waits for players, has no open seat, the name is
-    #: taken (409).
-    CONFLICT = "conflict"
-    #: A body over its bound (413), or a request head (431).
-    TOO_LARGE = "too_large"
-    #: Well formed and your own, but the rules forbid it now (422).
-    ILLEGAL = "illegal"
-    #: Too many streams for this seat or address, or tables made too fast (429).
-    TOO_MANY = "too_many"
-    #: The database cannot answer now, or the server is at a bound of its own (503).
-    UNAVAILABLE = "unavailable"
-    #: The server failed: a bug, logged (500).
-    INTERNAL = "internal"
 
 
 #: The HTTP status of each kind.

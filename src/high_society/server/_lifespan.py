@@ -12,11 +12,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from high_society.server._limits import Limits
-from high_society.server._master import Master
-from high_society.server._notify import Notifier
-from high_society.server._store import Store, is_unavailable
-from high_society.server._streams import Watcher
+from high_society.server._dialects import is_unavailable
+from high_society.server._lobby import LOBBY_KEY, LobbyWatch
+from high_society.server._services import Services
+from high_society.server._store import Store
 
 __all__ = ["Background"]
 
@@ -29,21 +28,10 @@ class Background:
     """The background tasks of one process (see the module's description)."""
 
     def __init__(
-        self,
-        store: Store,
-        master: Master,
-        notifier: Notifier,
-        watcher: Watcher,
-        *,
-        sweep_seconds: float,
-        poll_seconds: float,
-        limits: Limits,
+        self, store: Store, parts: Services, *, sweep_seconds: float, poll_seconds: float
     ) -> None:
-        self._limits = limits
         self._store = store
-        self._master = master
-        self._notifier = notifier
-        self._watcher = watcher
+        self._parts = parts
         self._sweep_seconds = sweep_seconds
         self._poll_seconds = poll_seconds
         self._tasks: list[asyncio.Task[Any]] = []
@@ -55,11 +43,16 @@ class Background:
         self._io = ThreadPoolExecutor(1, thread_name_prefix="high-society-sweep")
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._tasks = [loop.create_task(self._sweep()), loop.create_task(self._watcher.run())]
+        lobby = LobbyWatch(self._store, self._parts.notifier, self._poll_seconds)
+        self._tasks = [
+            loop.create_task(self._sweep()),
+            loop.create_task(self._parts.watcher.run()),
+            loop.create_task(lobby.run()),
+        ]
         if self._store.is_postgres:
             self._listener = threading.Thread(
                 target=self._store.listen,
-                args=(self._learnt(loop), self._notifier.notify_all, self._stop),
+                args=(self._learnt(loop), self._parts.notifier.notify_all, self._stop),
                 name="high-society-listen",
                 daemon=True,
             )
@@ -84,32 +77,52 @@ class Background:
 
         def deliver(table_id: str, version: int, action: str) -> None:
             if not loop.is_closed():
-                loop.call_soon_threadsafe(self._master.learn, table_id, version, action)
+                loop.call_soon_threadsafe(self._parts.master.games.learn, table_id, version, action)
 
         return deliver
 
     async def _sweep(self) -> None:
         """Every sweep: make sure the database still holds this server's schema version
-        (else stop using it: see :class:`~high_society.server._master.Retired`), let the
-        bots and the dealer play wherever they must act, delete the tables past their
-        time (:class:`~high_society.server.Limits`)."""
-        while not self._master.retired:
+        (else stop using it: see :class:`~high_society.server._games.Retired`), start the
+        tables whose seats are all taken, let the bots and the dealer play wherever they
+        must act, and delete the tables past their time
+        (:class:`~high_society.server.Limits`)."""
+        parts, store = self._parts, self._store
+        games = parts.master.games
+        gap_after = max(60.0, 3 * self._sweep_seconds)
+        try:
+            given = await self._in_store(store.resume, time.time(), gap_after)
+        except Exception as error:
+            given = 0.0
+            if not is_unavailable(error):
+                log.exception("resuming the clocks failed")
+        if given:
+            log.warning(
+                "no server ran for %.0f s: every running clock is given that time back", given
+            )
+        while not store.retired:
             try:
-                if await self._in_store(self._store.schema_moved):
+                if await self._in_store(store.schema_moved):
                     log.error(
                         "the database's schema was moved on by a newer server: this one "
                         "stops using it (stop it, and run the newer version)"
                     )
-                    self._master.retired = True
+                    store.retired = True
                     return
-                self._master.schedule(await self._in_store(self._store.due))
                 now = time.time()
-                idle = now - self._limits.idle_hours * 3600
-                kept = now - self._limits.keep_days * 86_400
-                gone = await self._in_store(self._store.expire, idle, kept)
+                await self._in_store(store.beat, now)
+                await parts.tables.start(await self._in_store(store.seats.unstarted))
+                parts.master.autoplay.expire(await self._in_store(store.timed_out, now))
+                parts.master.schedule(await self._in_store(store.due))
+                now = time.time()
+                idle = now - parts.limits.idle_hours * 3600
+                kept = now - parts.limits.keep_days * 86_400
+                gone = await self._in_store(store.expire, idle, kept)
                 if gone:
                     log.info("%d tables past their time deleted", len(gone))
-                    self._master.forget(gone)
+                    for table_id in gone:
+                        games.forget(table_id)
+                    parts.keys.forget(gone)
             except Exception as error:
                 if not is_unavailable(error):
                     log.exception("the sweep failed")
@@ -120,14 +133,15 @@ class Background:
         ``poll_seconds``; a later one wakes its streams."""
         while True:
             await asyncio.sleep(self._poll_seconds)
-            watched = self._notifier.watched()
+            notifier = self._parts.notifier
+            watched = [key for key in notifier.watched() if key != LOBBY_KEY]
             if not watched:
                 continue
             try:
-                versions = await self._in_store(self._store.versions, watched)
+                versions = await self._in_store(self._store.history.versions, watched)
             except Exception as error:
                 if not is_unavailable(error):
                     log.exception("reading the streamed tables' versions failed")
                 continue
             for table_id, version in versions.items():
-                self._notifier.wake(table_id, version)
+                notifier.wake(table_id, version)

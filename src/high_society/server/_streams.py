@@ -18,9 +18,9 @@ from typing import Any
 from starlette.responses import StreamingResponse
 from starlette.types import Message, Receive, Scope, Send
 
-from high_society.server._master import Master
+from high_society.server._dialects import is_unavailable
+from high_society.server._games import Games
 from high_society.server._notify import Notifier
-from high_society.server._store import is_unavailable
 
 __all__ = [
     "KEEP_ALIVE_SECONDS",
@@ -143,7 +143,7 @@ class Watcher:
 
 
 async def seat_events(
-    master: Master, notifier: Notifier, table_id: str, seat: int, since: int, watch: Watch
+    games: Games, notifier: Notifier, table_id: str, seat: int, since: int, watch: Watch
 ) -> AsyncGenerator[bytes, None]:
     """The events of one seat's stream (seat ``-1``: a spectator's): its payload now (the
     history from ``since``), then after each wake-up that brings a later version, until
@@ -159,7 +159,7 @@ async def seat_events(
             # reads the table's version; so does one after the notifier lost count.)
             game = None
             try:
-                game = await master.at_least(table_id, known if last >= 0 else None)
+                game = await games.at_least(table_id, known if last >= 0 else None)
             except Exception as error:
                 if not is_unavailable(error):
                     raise

@@ -662,12 +662,12 @@ function renderHand(mine, payload) {
   const cards = $("discard-cards");
   cards.replaceChildren();
   if (myTurn) {
-    for (const card of payload.legal.discards) {
+    for (const discard of payload.legal.discards) {  // each a ready action, sent as it came
       const button = el("button", "Discard ", "discard-card");
       button.type = "button";
-      button.dataset.card = card;
-      button.append(drawCard(card));
-      button.addEventListener("click", () => play(mine, {type: "discard", player: payload.seat, card}));
+      button.dataset.card = discard.card;
+      button.append(drawCard(discard.card));
+      button.addEventListener("click", () => play(mine, discard));
       cards.append(button);
     }
   }
@@ -953,7 +953,8 @@ function start() {
     render(current, {...current.payload, log: [], since: current.payload.number});
   });
   $("pass-button").addEventListener("click", () => {
-    if (current && current.payload && current.mode === "seat") play(current, {type: "pass", player: current.payload.seat});
+    const legal = current && current.mode === "seat" && current.payload ? current.payload.legal : null;
+    if (legal && legal.pass) play(current, legal.pass);
   });
   $("replay-first").addEventListener("click", () => replayMove("first"));
   $("replay-back").addEventListener("click", () => replayMove(-1));

@@ -86,8 +86,9 @@ class WireFields(SphinxDirective):
     required_arguments = 1
 
     def run(self) -> list[nodes.Node]:
-        shape = getattr(wire, self.arguments[0])
-        assert isinstance(shape, Named) and isinstance(shape.shape, Object), self.arguments[0]
+        shape = getattr(wire, self.arguments[0], None)
+        if not isinstance(shape, Named) or not isinstance(shape.shape, Object):
+            raise self.error(f"{self.arguments[0]} is not an object shape of high_society.wire")
         rows = ["| key | form | |", "| --- | --- | --- |"]
         for key, field in shape.shape.fields.items():
             optional = "" if field.required else " (may be left out)"

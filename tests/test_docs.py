@@ -200,6 +200,7 @@ NOT_LIBRARY_ERRORS = {
     ("high_society.pettingzoo", "AttributeError"): "a module's __getattr__, for a missing name",
     ("high_society.pettingzoo", "StopIteration"): "the end of agent_iter, an iterator",
     ("high_society.tournament", "ValueError"): "caught at once, raised as InvalidConfigError",
+    ("high_society.server._lobby", "ValueError"): "a bad cursor: the route answers 400",
     ("high_society._arrays", "ValueError"): "caught by load_network, raised as InvalidConfigError",
     ("high_society.server._store_history", "RuntimeError"): "actions missing: a corrupt database",
     ("high_society.server._sqlite_writer", "RuntimeError"): "a write after the store closed",

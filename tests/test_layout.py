@@ -59,7 +59,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bots", "parallel", "_arrays"),
     ("host", "search", "learned"),
     ("text", "simulate", "tournament", "strangers", "levels"),
-    ("table._clock",),
+    ("_clock",),
     ("wire",),
     ("table._seats", "table._game"),
     ("table._payloads",),
@@ -73,9 +73,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("batch.policies",),
     ("batch._vector", "batch._simulate", "batch.learner"),
     ("batch.league", "batch.training"),
-    ("batch.hardening", "lookahead"),
-    ("batch.ratings",),
+    ("batch.hardening",),
     ("batch.__init__",),
+    ("lookahead",),
+    ("batch.ratings",),
     # 6. Applications
     (
         "server._schema",
@@ -269,8 +270,23 @@ def module_imports() -> dict[str, set[str]]:
                     if alias.name.split(".")[0] == "high_society":
                         deps.add(_package_module(alias.name))
         assert None not in deps, f"{name} imports a module the package does not have"
-        graph[name] = {dep for dep in deps if dep is not None} - {name}
+        found = {dep for dep in deps if dep is not None}
+        graph[name] = (found | _packages_run(found, name)) - {name}
     return graph
+
+
+def _packages_run(modules: set[str], importer: str) -> set[str]:
+    """The packages' ``__init__`` modules Python runs first to import ``modules`` from
+    ``importer`` (``table._seats`` runs ``table.__init__``, unless ``importer`` is in the
+    ``table`` package, whose ``__init__`` is already under way)."""
+    run: set[str] = set()
+    for module in modules:
+        parts = module.split(".")[:-1]
+        for end in range(1, len(parts) + 1):
+            package = ".".join(parts[:end])
+            if not importer.startswith(f"{package}."):
+                run.add(f"{package}.__init__")
+    return run
 
 
 def imported_packages(tree: ast.AST) -> set[str]:
@@ -305,6 +321,7 @@ def test_the_import_graph_sees_every_kind_of_import() -> None:
     assert "cli.demo" in graph["cli.__init__"]  # from high_society.cli import demo
     assert "batch.__init__" in graph["cli.simulate"]  # from high_society.batch import simulate
     assert "state" not in graph["errors"]  # only under TYPE_CHECKING
+    assert "batch.__init__" in graph["cli.simulate"]  # importing batch._x runs batch/__init__
 
 
 def test_every_module_is_in_exactly_one_layer() -> None:

@@ -205,17 +205,47 @@ class Choice(Shape[V]):
 
 
 class Number(Shape[int | float]):
-    """A number, whole or not (a status: Scandale halves it)."""
+    """A number, whole or not (a status: Scandale halves it), from ``minimum`` (or more
+    than ``above``) to ``maximum``."""
 
-    __slots__ = ()
+    __slots__ = ("above", "maximum", "minimum")
+
+    def __init__(
+        self,
+        minimum: float | None = None,
+        maximum: float | None = None,
+        *,
+        above: float | None = None,
+        doc: str = "",
+    ) -> None:
+        super().__init__(doc)
+        self.minimum = minimum
+        self.maximum = maximum
+        self.above = above
 
     def _schema(self, into: "Schemas") -> JSONObject:
-        return {"type": "number"}
+        made: JSONObject = {"type": "number"}
+        if self.minimum is not None:
+            made["minimum"] = self.minimum
+        if self.above is not None:
+            made["exclusiveMinimum"] = self.above
+        if self.maximum is not None:
+            made["maximum"] = self.maximum
+        return made
 
     def read(self, value: object, path: str = "$") -> int | float:
         if type(value) not in (int, float):
             raise _fail(_C.WRONG_TYPE, f"{path} must be a number, not {kind(value)}", path)
         assert isinstance(value, int | float)
+        if (
+            (self.minimum is not None and value < self.minimum)
+            or (self.above is not None and value <= self.above)
+            or (self.maximum is not None and value > self.maximum)
+        ):
+            low = f" from {self.minimum:g}" if self.minimum is not None else ""
+            low = f" more than {self.above:g}" if self.above is not None else low
+            high = "" if self.maximum is None else f" to {self.maximum:g}"
+            raise _fail(_C.BAD_NUMBER, f"{path} must be{low}{high}, not {short_repr(value)}", path)
         return value
 
 

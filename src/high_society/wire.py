@@ -25,6 +25,7 @@ from typing import TypeVar
 
 import attrs
 
+from high_society._clock import MAX_SECONDS, Clocks, SeatClock, TimeControl
 from high_society._json import JSONObject, key_path
 from high_society._records import check_players
 from high_society._shapes import (
@@ -61,7 +62,6 @@ from high_society.record import (
 )
 from high_society.serial import action_from_json
 from high_society.state import Phase
-from high_society.table._clock import Clocks, SeatClock, TimeControl
 
 __all__ = [
     "ACTION",
@@ -241,23 +241,27 @@ def _time_control(**fields: object) -> TimeControl:
         raise RecordError(RecordCode.BAD_NUMBER, str(error)) from None
 
 
-_SECONDS = Number(doc="Seconds.")
+_DURATION = Number(above=0, maximum=MAX_SECONDS, doc="Seconds, more than 0, up to a year.")
+_INCREMENT = Number(0, MAX_SECONDS, doc="Seconds, up to a year.")
+_LEFT = Number(0, doc="Seconds.")
+_TIME = Number(0, doc="Seconds since the epoch.")
+#: A table's time control, as a request makes it; component ``TimeControl``.
 TIME_CONTROL = Named(
     "TimeControl",
     Object(
         {
             "move": Field(
-                Nullable(_SECONDS),
+                Nullable(_DURATION),
                 "Seconds for each turn (correspondence: days in seconds), or null.",
                 required=False,
             ),
             "bank": Field(
-                Nullable(_SECONDS),
+                Nullable(_DURATION),
                 "Seconds for the whole game (a Fischer clock), or null; neither: no clock.",
                 required=False,
             ),
             "increment": Field(
-                _SECONDS, "Seconds added to a bank after each action in time.", required=False
+                _INCREMENT, "Seconds added to a bank after each action in time.", required=False
             ),
             "takeover": Field(
                 Integer(1, 100),
@@ -265,19 +269,20 @@ TIME_CONTROL = Named(
                 required=False,
             ),
             "away_seconds": Field(
-                _SECONDS, "How long an away seat's turn waits for its person.", required=False
+                _DURATION, "How long an away seat's turn waits for its person.", required=False
             ),
             "bot": Field(BOT_LABEL, "The bot that plays an away seat.", required=False),
         },
         _time_control,
-        "How long each seat may take to act (a table's policy, not a rule of the game).",
+        "How long each seat may take to act (a table's policy, not a rule of the game): a "
+        "time per move or a bank, not both.",
     ),
 )
 SEAT_CLOCK = Named(
     "SeatClock",
     Object(
         {
-            "bank": Field(Nullable(_SECONDS), "Seconds left in the seat's bank, or null."),
+            "bank": Field(Nullable(_LEFT), "Seconds left in the seat's bank, or null."),
             "time_outs": Field(Integer(0), "Its time-outs in a row."),
             "away": Field(Boolean(), "A bot plays its turns until its person acts in time."),
         },
@@ -306,10 +311,10 @@ CLOCK = Named(
             "control": Field(TIME_CONTROL),
             "seats": Field(Array(SEAT_CLOCK, min_items=MIN_PLAYERS, max_items=MAX_PLAYERS)),
             "since": Field(
-                Nullable(_SECONDS), "When the turn under way began (seconds since the epoch)."
+                Nullable(_TIME), "When the turn under way began (seconds since the epoch)."
             ),
             "deadline": Field(
-                Nullable(_SECONDS),
+                Nullable(_TIME),
                 "When the turn under way times out (seconds since the epoch), or null.",
                 required=False,
             ),
@@ -731,7 +736,7 @@ LOBBY = Named(
                         seats=_field(Array(SEAT_INFO)),
                         clock=_field(Nullable(TIME_CONTROL), "Its clock, or null: none."),
                         number=_field(_NUMBER),
-                        updated=_field(_SECONDS, "When it last changed (seconds since the epoch)."),
+                        updated=_field(_TIME, "When it last changed (seconds since the epoch)."),
                     ),
                 )
             )
@@ -870,7 +875,7 @@ HEALTH = Named(
         "The server is up.",
         ok=_field(Boolean()),
         streams=_field(_COUNT, "The event streams this process holds."),
-        now=_field(_SECONDS, "The server's time (seconds since the epoch): a clock's reference."),
+        now=_field(_TIME, "The server's time (seconds since the epoch): a clock's reference."),
     ),
 )
 

@@ -35,7 +35,7 @@ sent or taken is :mod:`high_society.wire`'s.
 A table may have a clock (:class:`TimeControl`, as data): given the time with each action
 (``now``), it knows the deadline of the seat to act (:attr:`Table.deadline`), and
 :meth:`Table.time_out` plays a seat's default action when it has passed
-(:mod:`high_society.table._clock` says which, and why). Clocks are a table's policy, not a
+(:func:`default_action` says which, and why). Clocks are a table's policy, not a
 rule: they never change what the rules allow.
 
 >>> from high_society.bots import HeuristicBot, SeatOnly
@@ -58,8 +58,8 @@ Accepted(action=Bid(seat=0, cards=frozenset({2})), number=1, duplicate=False)
 ['Ben bids 3 (3 face up)', 'Cy bids 4 (4 face up)']
 """
 
+from high_society._clock import Clocks, SeatClock, TimeControl, default_action
 from high_society._json import JSONObject
-from high_society.table._clock import Clocks, SeatClock, TimeControl, default_action
 from high_society.table._payloads import replay_steps, seat_payload, spectator_payload, to_act_json
 from high_society.table._seats import MAX_BOT_LENGTH, Seat, rematch_seats
 from high_society.table._table import (

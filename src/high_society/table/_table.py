@@ -11,6 +11,7 @@ from typing import Self
 
 import attrs
 
+from high_society._clock import Clocks, TimeControl, default_action
 from high_society._fields import read_list, read_object, read_status_card
 from high_society._json import JSON, JSONObject, check_text_limits, copy_json, kind, parse_json
 from high_society._text import short_repr
@@ -32,7 +33,6 @@ from high_society.record import GameRecord
 from high_society.rules import CHANCE, to_act
 from high_society.serial import action_from_json, action_to_json
 from high_society.state import GameState, Phase
-from high_society.table._clock import Clocks, TimeControl, default_action
 from high_society.table._game import DealtGame
 from high_society.table._payloads import Public, built_payload, public_view, sent
 from high_society.table._seats import Seat, check_seats, read_seats
@@ -460,8 +460,8 @@ class Table(_Playing):
 
     def snapshot(self) -> JSONObject:
         """The table as JSON, secret included: the seats, the deck's order (every card, in
-        the order dealt), the actions, ``meta`` and the clocks (:data:`high_society.wire.
-        CLOCK`'s form, without its deadline). Never send it to a seat.
+        the order dealt), the actions, ``meta`` and the clocks (in the form of
+        :data:`high_society.wire.CLOCK`, without its deadline). Never send it to a seat.
 
         >>> table = Table(["Ada", "Ben", "Cy"], seed=1)
         >>> _ = table.reveal()

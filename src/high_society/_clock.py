@@ -133,6 +133,7 @@ class SeatClock:
     away: bool = False
 
     def to_json(self) -> JSONObject:
+        """The seat's clock as a JSON object (the wire's ``SeatClock``)."""
         return attrs.asdict(self)
 
 
@@ -206,8 +207,12 @@ def _replaced(seats: Sequence[SeatClock], seat: int, clock: SeatClock) -> tuple[
 
 
 def default_action(state: GameState) -> Action:
-    """What a time-out plays for the seat to act (see the module's description): a pass
-    in an auction, the lowest luxury card for a Faux Pas.
+    """What a time-out plays for the seat to act, and why:
+
+    - **an auction (ordinary or disgrace): pass.** Passing never spends money, so a seat
+      that is away is never cast out for it (R11); in a disgrace auction it takes the card
+      (R7), which costs status, not the game.
+    - **a Faux Pas discard (R8): the lowest luxury card,** the smallest loss of status.
 
     Raises:
         NoSeatToActError: no seat must act.

@@ -26,7 +26,7 @@ log = logging.getLogger("high_society.server")
 PAGE = 50
 #: The notifier's key of the lobby (no table has an empty id).
 LOBBY_KEY = ""
-_CURSOR = re.compile(r"([0-9]{1,12}(?:\.[0-9]{1,9})?)~([A-Za-z0-9_-]{1,32})")
+_CURSOR = re.compile(r"([0-9]{1,12}(?:\.[0-9]{1,17})?)~([A-Za-z0-9_-]{1,32})")
 
 
 def read_cursor(text: str | None) -> tuple[float, str] | None:
@@ -65,7 +65,8 @@ async def lobby_page(store: Store, before: tuple[float, str] | None) -> JSONObje
     found = await store.call(store.seats.listed, before, PAGE + 1)
     shown = found[:PAGE]
     last = shown[-1] if len(found) > PAGE else None
-    cursor = None if last is None else f"{last.updated:.6f}~{last.table_id}"
+    # repr: the float exactly, so that the next page starts right after this one's last.
+    cursor = None if last is None else f"{last.updated!r}~{last.table_id}"
     return {"tables": [_entry(listed) for listed in shown], "next": cursor}
 
 

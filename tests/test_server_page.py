@@ -409,6 +409,7 @@ def final_scores(server: Server, ada: Person, ben: Person, table: str) -> None:
         assert person.page.locator("#you").is_hidden()
     status, record = server.call("GET", f"/api/tables/{table}/record")
     assert status == 200
+    assert isinstance(record, dict)
     validation = validate_record(json.dumps(record))
     assert validation.finished
     assert validation.result is not None

@@ -123,16 +123,19 @@ function controlWords(control) {
   return each + "; a bot plays a seat after " + plural(control.takeover, "time-out") + " in a row";
 }
 
-// A time left that counts down by itself (``tick``) to ``deadline``, in the server's seconds.
-function countdown(deadline) {
+// A time left that counts down by itself (``tick``) to ``deadline``, from the turn's start
+// ``since`` (both the server's seconds): never more than the turn's length, whatever the
+// error of the correction of the browser's clock.
+function countdown(deadline, since) {
   const span = el("span", null, "countdown");
   span.dataset.deadline = String(deadline);
+  span.dataset.length = String(deadline - since);
   showLeft(span, serverNow());
   return span;
 }
 
 function showLeft(span, now) {
-  const left = Number(span.dataset.deadline) - now;
+  const left = Math.min(Number(span.dataset.deadline) - now, Number(span.dataset.length));
   const text = timeLeft(left);
   if (span.textContent !== text) span.textContent = text;
   const whole = String(Math.max(0, Math.ceil(left)));
@@ -791,7 +794,7 @@ function rebuild(list, items) {
 // --- Your tables: every seat this browser keeps, whose turn, the time left ------------------
 
 // What was last read of each kept seat's table: {table, turn: "you" | "other" | "waiting" |
-// "over" | "gone", others, actor, deadline, away, said}.
+// "over" | "gone", others, actor, deadline, since, away, said}.
 const yours = new Map();
 // Whether it was this browser's turn at each table when last read: a turn that comes is told.
 const turnsSeen = new Map();
@@ -842,6 +845,7 @@ function summary(table, payload) {
     others: payload.players.filter((player, i) => i !== seat).map((player) => player.name),
     actor: typeof toAct === "number" && toAct !== seat ? payload.players[toAct].name : null,
     deadline: clock && !payload.result && typeof toAct === "number" && clock.deadline != null ? clock.deadline : null,
+    since: clock ? clock.since : null,
     away: !!(clock && clock.seats[seat].away),
     said: statusText(payload),
   };
@@ -909,11 +913,11 @@ function yourEntry(entry) {
     other: entry.actor ? entry.actor + " to act" : "The next card is being revealed",
     waiting: "Waiting for players",
     over: "The game is over",
-    gone: "The server no longer has this table",
+    gone: "The server no longer has this table, or this seat",
     unknown: "…",
   }[entry.turn];
   state.append(said);
-  if (entry.deadline) state.append(" · ", countdown(entry.deadline), " left");
+  if (entry.deadline) state.append(" · ", countdown(entry.deadline, entry.since), " left");
   item.append(head, state);
   if (entry.turn === "over" || entry.turn === "gone") {
     const forget = el("button", "Forget");
@@ -1039,7 +1043,7 @@ function renderClock(payload, clock) {
   line.hidden = false;
   line.dataset.seat = String(seat);
   line.dataset.away = String(away);
-  line.replaceChildren((you ? "Your time" : name + "'s time") + ": ", countdown(clock.deadline), " left.");
+  line.replaceChildren((you ? "Your time" : name + "'s time") + ": ", countdown(clock.deadline, clock.since), " left.");
   if (away) {
     line.append(you
       ? " You are away: a bot plays for you when it runs out, unless you act."
@@ -1105,7 +1109,7 @@ function renderPlayers(payload, clock) {
       item.dataset.away = String(seatClock.away);
       if (seat === payload.to_act && !payload.result && clock.deadline != null) {
         const running = el("div", "Time left: ", "clock running");
-        running.append(countdown(clock.deadline));
+        running.append(countdown(clock.deadline, clock.since));
         item.append(running);
       } else if (seatClock.bank !== null) {
         item.append(el("div", "Bank: " + timeLeft(seatClock.bank), "clock"));
@@ -1221,9 +1225,6 @@ function renderResult(mine, payload) {
     });
     body.append(row);
   });
-  $("winners").textContent = result.winners.length
-    ? "Winner: " + result.winners.map((s) => nameOf(payload, s)).join(" and ") + "."
-    : "Nobody wins: everyone is cast out.";
   $("record-link").hidden = $("replay-link").hidden = mine.mode === "replay";
   if (mine.mode !== "replay" && !mine.rematchWatched) {
     mine.rematchWatched = true;

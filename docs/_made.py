@@ -87,7 +87,8 @@ class WireFields(SphinxDirective):
 
     def run(self) -> list[nodes.Node]:
         shape = getattr(wire, self.arguments[0])
-        assert isinstance(shape, Named) and isinstance(shape.shape, Object), self.arguments[0]
+        assert isinstance(shape, Named), self.arguments[0]
+        assert isinstance(shape.shape, Object), self.arguments[0]
         rows = ["| key | form | |", "| --- | --- | --- |"]
         for key, field in shape.shape.fields.items():
             optional = "" if field.required else " (may be left out)"

@@ -731,9 +731,10 @@ function showLobby(page, more) {
   lobbyNext = page.next;
   $("lobby-more").hidden = !lobbyNext;
   const count = list.children.length;
-  $("lobby-status").textContent = count
+  const said = count
     ? plural(count, "table") + " listed, the latest changed first."
     : "No table is listed now. Make one below and tick “List it in the lobby”: strangers then find it here.";
+  if ($("lobby-status").textContent !== said) $("lobby-status").textContent = said; // a live region: said when it changes
 }
 
 async function moreLobby() {

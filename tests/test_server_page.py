@@ -1,6 +1,8 @@
 """The web page in a real browser (Debian's chromium, driven by Playwright) against
 ``high-society serve``, as people use it: one whole game of two people and a learned bot,
-Ada on a phone (390 x 844) and Ben on a desktop, with a spectator.
+Ada on a phone (390 x 844) and Ben on a desktop, with a spectator; two strangers who find
+each other through the lobby at a table with a short clock, one of whom walks away; and a
+person with two correspondence games under "your tables".
 
 Along the way: the invitation and its copy button; the spectators' link, whose page shows
 no hand; Ada's seat link opened on another device; the server killed under a move and
@@ -9,8 +11,10 @@ its screen at any change of the page, her hand and bid controls in the window on
 her turns; an accessibility audit (axe-core, from tests/browser, run in the page) with no
 serious or critical violation at several steps; nothing refused by the page's Content
 Security Policy. At the end: the final scores are the record's, a rematch seats the same
-people and bot one seat on, and the record, replayed in the page, steps through with the
-server's narration; a refused record shows its action's index and the reason.
+people and bot one seat on, and the record, replayed in the page, opens at its first action
+and steps through with the server's narration, numbered as the game's log numbers it; a
+refused record shows its action's index and the reason; a file that is no record says so
+on the first page.
 
 Every process and temporary directory started here is stopped and removed, even on failure.
 Waits are on conditions, with generous bounds; no verdict depends on timing.
@@ -99,6 +103,48 @@ IN_REACH = """() => {
     const wanted = [...document.querySelectorAll("#hand button, #discard-cards button"),
         document.querySelector("#bid-button"), document.querySelector("#pass-button")];
     return wanted.filter((el) => !inside(el)).map((el) => el.id || el.textContent);
+}"""
+
+#: Records the clock line's state at each change of the page ("seat:away:seconds left"):
+#: what a person saw of a running clock, however briefly it ran.
+WATCH_CLOCKS = """() => {
+    window.__clocks = new Set();
+    const look = () => {
+        const line = document.querySelector("#turn-clock");
+        const left = line.querySelector(".countdown");
+        if (!line.hidden && left) {
+            const state = [line.dataset.seat, line.dataset.away, left.dataset.left];
+            window.__clocks.add(state.join(":"));
+        }
+    };
+    new MutationObserver(look).observe(document.body,
+        {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+
+#: A page out of sight whose person allowed notifications: each notification is kept.
+NOTIFICATIONS = """
+Object.defineProperty(Document.prototype, "hidden", {get: () => true});
+window.__notified = [];
+window.Notification = class {
+    constructor(title, options) { window.__notified.push(options.tag); }
+    static get permission() { return "granted"; }
+    static requestPermission() { return Promise.resolve("granted"); }
+};
+"""
+
+#: Whether an element is in the window, from the page's top.
+IN_FIRST_SCREEN = """(selector) => {
+    window.scrollTo(0, 0);
+    const r = document.querySelector(selector).getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+}"""
+
+#: The seat's move now, if it has one: the first Faux Pas discard offered, else a pass
+#: (its clock may have played the turn meanwhile: then nothing is clicked).
+ACT_NOW = """() => {
+    const button = [...document.querySelectorAll("#discard-cards button, #pass-button")]
+        .find((b) => !b.disabled && b.getClientRects().length);
+    if (button) button.click();
 }"""
 
 #: The page shows a table whose first card is revealed.
@@ -363,6 +409,7 @@ def final_scores(server: Server, ada: Person, ben: Person, table: str) -> None:
         assert person.page.locator("#you").is_hidden()
     status, record = server.call("GET", f"/api/tables/{table}/record")
     assert status == 200
+    assert isinstance(record, dict)
     validation = validate_record(json.dumps(record))
     assert validation.finished
     assert validation.result is not None
@@ -375,6 +422,17 @@ def final_scores(server: Server, ada: Person, ben: Person, table: str) -> None:
         )
         assert row.locator(".money-left").inner_text() == str(validation.result.money[seat])
     assert ada.page.evaluate("() => window.__wide") == []
+    winners = [record["players"][seat] for seat in validation.result.winners]
+    winners = ["you" if name == "Ada" else name for name in winners]  # on her own page
+    status = ada.page.locator("#status").inner_text()
+    assert status.startswith("Game over: ")
+    assert all(name in status for name in winners), (status, winners)
+    assert ada.page.evaluate(IN_FIRST_SCREEN, "#status"), "the winner below the fold"
+    public = server.call("GET", f"/api/tables/{table}/public")[1]
+    assert isinstance(public, dict)
+    logged = ben.page.locator("#log li[data-number='4']")  # numbered as a replay numbers it
+    assert logged.get_attribute("value") == "5"
+    assert logged.inner_text() == "\n".join(told_by_number(public)[4])
     ada.audit("the final scores")
     ben.audit("the final scores")
     save(ada.page, "server-phone-final.png")
@@ -405,26 +463,30 @@ def rematch(server: Server, ada: Person, ben: Person, watcher: Person, table: st
 
 
 def replay(server: Server, ben: Person, table: str, data: Path) -> None:
-    """The finished table's record, opened as a file, steps through with the server's
-    narration; a refused record shows its action's index and the reason."""
+    """The finished table's record, opened as a file, opens at its first action and steps
+    through with the server's narration, each action numbered as the game's log numbered
+    it; a refused record shows its action's index and the reason; a file that is no record
+    says so on the first page, where another can be opened."""
     record = server.call("GET", f"/api/tables/{table}/record")[1]
     assert isinstance(record, dict)
     public = server.call("GET", f"/api/tables/{table}/public")[1]
     assert isinstance(public, dict)
-    told = {entry["number"]: entry["text"] for entry in public["log"]}
+    told = told_by_number(public)
+    page = ben.page
     path = data / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    page = ben.page
     reopen(page, path)
     page.wait_for_selector("#replay-bar:not([hidden])")
     assert page.locator("#replay-verdict").get_attribute("data-valid") == "true"
     count = len(record["actions"])
-    page.get_by_role("button", name="First").click()
+    assert page.locator("#replay-position").get_attribute("data-index") == "0"
     for _ in range(4):
         page.get_by_role("button", name="Next").click()
     index = int(page.locator("#replay-position").get_attribute("data-index") or -1)
     assert index == 4
-    assert page.locator("#log li").last.inner_text() == told[4]
+    assert page.locator("#replay-position").inner_text().startswith(f"Action 5 of {count}: ")
+    assert page.locator("#log li").last.get_attribute("value") == "5"
+    assert page.locator("#log li").last.inner_text() == "\n".join(told[4])
     ben.audit("a replay")
     save(page, "server-replay.png")
     page.get_by_role("button", name="Last").click()
@@ -441,9 +503,26 @@ def replay(server: Server, ben: Person, table: str, data: Path) -> None:
     )
     verdict = page.locator("#replay-verdict")
     assert verdict.get_attribute("data-code") == expected.code.value
-    assert f"action {expected.index}" in verdict.inner_text()
+    assert f"action {expected.index + 1} ({expected.path})" in verdict.inner_text()
     assert expected.message in verdict.inner_text()
     assert page.locator("#replay-step").get_attribute("max") == str(expected.index)
+    page.get_by_role("button", name="Back to the first page").click()
+    page.wait_for_selector("#start:not([hidden])")
+    path.write_text(json.dumps({"hello": "world"}), encoding="utf-8")
+    page.get_by_label("Record file").set_input_files(str(path))
+    page.wait_for_selector("#notice:has-text('not a record of a game')")
+    assert "BAD_FORMAT" in page.locator("#notice").inner_text()
+    assert page.locator("#start").is_visible()
+    assert page.locator("#game").is_hidden()
+    ben.audit("a file that is no record")
+
+
+def told_by_number(payload: dict[str, Any]) -> dict[int, list[str]]:
+    """A payload's log, the texts of each action by its number."""
+    told: dict[int, list[str]] = {}
+    for entry in payload["log"]:
+        told.setdefault(entry["number"], []).append(entry["text"])
+    return told
 
 
 def reopen(page: Any, path: Path) -> None:
@@ -521,6 +600,190 @@ def test_a_seat_link_never_takes_a_working_seat_away(data: Path) -> None:
             assert len(seen) > 5
             assert not any(token in url for url in seen for token in (ada, ben)), seen
             person.clean()
+    finally:
+        while STARTED_SERVERS:
+            STARTED_SERVERS.pop().stop()
+
+
+def test_strangers_meet_in_the_lobby_and_a_clock_plays_for_who_walks_away(data: Path) -> None:
+    """Ada makes a table with a short clock (3 s a move, a bot after one time-out) and lists
+    it; Ben, a stranger in another browser, sees it come into the lobby and joins it there,
+    and a spectator on a phone watches it from the lobby. Ada walks away: Ben sees her clock
+    run and her time run out, then a bot play her seat (away) to the end, while he plays his
+    own turns with his clock running; every action a time-out played is marked in both
+    pages' logs. At the end the phone names the winner in its first screen, and it was never
+    wider than its screen."""
+    server = start(data)
+    try:
+        with browser_contexts() as context:
+            ada = Person(context(DESKTOP), "Ada")
+            ben = Person(context(DESKTOP), "Ben, a stranger")
+            watcher = Person(context(PHONE, is_mobile=True, has_touch=True), "a spectator")
+            for person in (ben, watcher):
+                person.page.goto(server.base + "/")
+                person.page.wait_for_selector("#lobby-status:has-text('No table is listed')")
+                person.page.evaluate(WATCH_CLOCKS)
+            watcher.page.evaluate(WATCH_WIDTH)
+            table = list_a_table(server, ada)
+            entry = f"#lobby-tables li[data-table='{table}']"
+            ben.page.wait_for_selector(f"{entry}[data-open='1']")  # come in live
+            ben.audit("the lobby")
+            save(ben.page, "server-lobby.png")
+            ben.page.locator(entry).get_by_role("link", name="Join").click()
+            ben.page.locator("#join-name").fill("Ben")
+            ben.page.get_by_role("button", name="Join").click()
+            for person in (ada, ben):
+                person.page.wait_for_selector("#game:not([hidden])")
+            ada.clean()
+            ada.page.close()  # Ada walks away
+            watcher.page.locator(f"{entry}[data-open='0']").get_by_role(
+                "link", name="Watch"
+            ).click()
+            watcher.page.wait_for_selector("#game:not([hidden])")
+            watcher.until("() => window.__clocks.size > 0")
+            watcher.audit("a table with a clock")
+            own_turns(ben)
+            record = server.call("GET", f"/api/tables/{table}/record")[1]
+            assert isinstance(record, dict)
+            time_outs = record["meta"]["time_outs"]
+            adas = [i for i, action in enumerate(record["actions"]) if action.get("player") == 0]
+            assert adas
+            assert set(adas) <= set(time_outs)  # her clock, then the bot, played each of hers
+            seen = ben.page.evaluate("() => [...window.__clocks]")
+            assert any(state.startswith("0:") for state in seen), seen  # her clock ran
+            for person in (ben, watcher):
+                page = person.page
+                page.wait_for_selector("#result:not([hidden])")
+                marked = page.locator("#log li:has(.timed-out)")
+                numbers = [
+                    int(n) for n in marked.evaluate_all("(ls) => ls.map((l) => l.value - 1)")
+                ]
+                assert numbers == sorted(time_outs), person.name
+                away = page.locator("#players li[data-seat='0']")
+                assert away.get_attribute("data-away") == "true"
+                assert "away: a bot plays" in away.inner_text()
+            validation = validate_record(json.dumps(record))
+            assert validation.result is not None
+            status = watcher.page.locator("#status").inner_text()
+            assert status.startswith("Game over: ")
+            for seat in validation.result.winners:
+                assert record["players"][seat] in status, status
+            assert watcher.page.evaluate(IN_FIRST_SCREEN, "#status"), "the winner below the fold"
+            assert watcher.page.evaluate("() => window.__wide") == []
+            watcher.audit("the end on a phone")
+            ben.audit("the end")
+            for person in (ben, watcher):
+                person.clean()
+    finally:
+        while STARTED_SERVERS:
+            STARTED_SERVERS.pop().stop()
+
+
+def list_a_table(server: Server, ada: Person) -> str:
+    """Ada makes a listed table with an open seat and a bot, 3 s a move, a bot playing a seat
+    after one time-out and waiting half a second; its id."""
+    page = ada.page
+    page.goto(server.base + "/")
+    page.wait_for_function("() => document.querySelectorAll('#seat-2 option').length >= 8")
+    page.locator("#create-name").fill("Ada")
+    page.get_by_label("Seat 2").select_option("open")
+    page.get_by_label("Time to act").select_option("move")
+    page.get_by_label("Seconds a move").fill("3")
+    page.get_by_label("Time-outs before a bot plays").fill("1")
+    page.get_by_label("An away seat's turn waits (seconds)").fill("0.5")
+    page.get_by_label("List it in the lobby").check()
+    page.get_by_role("button", name="Create table").click()
+    page.wait_for_selector("#waiting:not([hidden])")
+    return str(page.evaluate("() => location.hash.slice(3)"))
+
+
+def own_turns(ben: Person) -> None:
+    """Ben's turns to the game's end: on each his own clock shows running (the same render
+    shows his turn and his clock), and he passes (or discards for a Faux Pas) at once. Once
+    Ada is away, his page is kept as a picture."""
+    pictured = False
+    while True:
+        wait_for(lambda: ben.turn() in ("you", "over"), "Ben's turn, or the end")
+        shown = ben.page.evaluate(
+            """() => {
+                const status = document.querySelector("#status");
+                const line = document.querySelector("#turn-clock");
+                const left = line.querySelector(".countdown");
+                return [status.dataset.turn, status.dataset.number, line.hidden,
+                    line.dataset.seat, left ? Number(left.dataset.left) : null];
+            }"""
+        )
+        turn, before, hidden, seat, left = shown
+        if turn == "over":
+            return
+        if turn != "you":
+            continue
+        assert (hidden, seat) == (False, "1"), shown
+        assert 0 <= left <= 3, shown
+        if not pictured and ben.attr("#players li[data-seat='0']", "data-away") == "true":
+            pictured = True
+            save(ben.page, "server-clock.png")
+        ben.page.evaluate(ACT_NOW)
+        ben.until(f"() => document.querySelector('#status').dataset.number !== '{before}'")
+
+
+def test_your_tables_follow_two_correspondence_games(data: Path) -> None:
+    """Ada plays two correspondence games (days a move) on her phone. At one table her own
+    clock shows, and a line and the tab's title say her turn waits at the other; on the
+    first page "your tables" lists both, her turn first where her time runs out first, with
+    the time left, the title counts them, and a notification tells her of each."""
+    server = start(data)
+    try:
+        with browser_contexts() as context:
+            phone = context(PHONE, is_mobile=True, has_touch=True)
+            phone.add_init_script(script=NOTIFICATIONS)
+            ada = Person(phone, "Ada on a phone")
+            page = ada.page
+            tables = []
+            for days, bots in (("3", ("heuristic", "random")), ("1.5", ("cautious", "classic"))):
+                page.goto(server.base + "/")
+                page.wait_for_function(
+                    "() => document.querySelectorAll('#seat-2 option').length >= 8"
+                )
+                page.locator("#create-name").fill("Ada")
+                page.get_by_label("Seat 2").select_option(bots[0])
+                page.get_by_label("Seat 3").select_option(bots[1])
+                page.get_by_label("Time to act").select_option("days")
+                page.get_by_label("Days a move").fill(days)
+                page.get_by_role("button", name="Create table").click()
+                page.wait_for_function(
+                    "() => document.querySelector('#status').dataset.turn === 'you'"
+                )
+                tables.append(str(page.evaluate("() => location.hash.slice(3)")))
+            line = page.locator("#turn-clock")
+            assert line.get_attribute("data-seat") == "0"
+            left = int(line.locator(".countdown").get_attribute("data-left") or 0)
+            assert 1.5 * 86400 - 3600 < left <= 1.5 * 86400
+            page.wait_for_selector(f"#elsewhere a[href='#t={tables[0]}']")
+            wait_for(
+                lambda: page.title() == "Your turn · your turn at 1 other table · High Society",
+                "the title telling of the other table",
+            )
+            ada.audit("a correspondence game")
+            page.goto(server.base + "/")
+            page.evaluate(WATCH_WIDTH)
+            for table in tables:
+                page.wait_for_selector(f"#yours-tables li[data-table='{table}'][data-turn='you']")
+            listed = page.locator("#yours-tables li")
+            assert listed.evaluate_all("(ls) => ls.map((l) => l.dataset.table)") == tables[::-1]
+            assert "With Cautious bot 2 and Classic bot 3" in listed.first.inner_text()
+            for i in range(2):
+                assert "Your turn · " in listed.nth(i).inner_text()
+                assert " left" in listed.nth(i).inner_text()
+            sooner = int(listed.first.locator(".countdown").get_attribute("data-left") or 0)
+            assert 86400 < sooner <= 1.5 * 86400
+            wait_for(lambda: page.title() == "Your turn at 2 tables · High Society", "the title")
+            told = sorted(f"high-society-turn-{table}" for table in tables)
+            wait_for(lambda: sorted(page.evaluate("() => window.__notified")) == told, "notices")
+            ada.audit("your tables")
+            save(page, "server-your-tables.png", full_page=False)
+            assert page.evaluate("() => window.__wide") == []
+            ada.clean()
     finally:
         while STARTED_SERVERS:
             STARTED_SERVERS.pop().stop()

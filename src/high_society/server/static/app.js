@@ -1,9 +1,11 @@
-// The web page of the High Society table server: make, join, play and watch a table, ask
-// for a rematch, and replay a recorded game. Everything it shows comes from the server:
-// a seat's payload or a spectator's, pushed as Server-Sent Events (read with fetch, so
-// that a seat's token travels in a header, never in a URL), and for a replay the steps
-// the server works out from the record. No rule of the game lives here. Names come from
-// other people: they are only ever set as text, never as HTML.
+// The web page of the High Society table server: find a table in the lobby or make one,
+// join, play and watch it, follow every table this browser holds a seat at, ask for a
+// rematch, and replay a recorded game. Everything it shows comes from the server: the
+// lobby, a seat's payload or a spectator's, pushed as Server-Sent Events (read with fetch,
+// so that a seat's token travels in a header, never in a URL), and for a replay the steps
+// the server works out from the record. No rule of the game lives here, nor any clock's:
+// a clock's deadline is the server's, and the page only counts down to it. Names come
+// from other people: they are only ever set as text, never as HTML.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +16,13 @@ const MAX_RECORD_BYTES = 256 * 1024;
 // A stream that brings nothing (not even the keep-alive comment sent after 15 s of
 // silence) for this long is taken for lost and opened again.
 const SILENT_STREAM_MS = 40000;
+// Where this browser keeps its seats' tokens (a key per table) and its person's name.
+const KEPT = "high-society:";
+// A ``since`` beyond any table's number: the server answers it with the table's number,
+// so a payload asked with it carries no history (what "your tables" needs).
+const NO_HISTORY = 999999999;
+// How often "your tables" is read again (sooner when one of their clocks runs out).
+const YOURS_EVERY_MS = 30000;
 
 function el(tag, text, className) {
   const node = document.createElement(tag);
@@ -63,6 +72,81 @@ function drawMoney(value) {
   return el("span", String(value), "money");
 }
 
+// --- Time: the server's clock, and time left counting down -------------------------------------
+
+// The server's time minus the browser's, in seconds: deadlines are the server's, and a
+// browser's clock may be off by minutes. Measured with GET /api/health, whose ``now`` is
+// taken about halfway through the request.
+let offset = 0;
+
+async function measureOffset() {
+  const sent = Date.now();
+  const answer = await api("GET", "/api/health").catch(() => ({status: 0}));
+  const back = Date.now();
+  if (answer.ok && answer.data && typeof answer.data.now === "number") {
+    offset = answer.data.now - (sent + back) / 2000;
+    tick();
+  }
+}
+
+function serverNow() {
+  return Date.now() / 1000 + offset;
+}
+
+function plural(count, word) {
+  return count + " " + word + (count === 1 ? "" : "s");
+}
+
+// Time left, as a clock says it: 0:07, 4:32, 5 h 12 min, 2 days 3 h.
+function timeLeft(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  if (s < 3600) return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  if (s < 86400) return Math.floor(s / 3600) + " h " + String(Math.floor((s % 3600) / 60)).padStart(2, "0") + " min";
+  return plural(Math.floor(s / 86400), "day") + " " + Math.floor((s % 86400) / 3600) + " h";
+}
+
+// An amount of a time control: 30 s, 10 min, 1.5 h, 3 days.
+function amount(seconds) {
+  const round = (value) => String(Number(value.toFixed(2)));
+  if (seconds >= 86400) return round(seconds / 86400) + (seconds === 86400 ? " day" : " days");
+  if (seconds >= 3600) return round(seconds / 3600) + " h";
+  if (seconds >= 60) return round(seconds / 60) + " min";
+  return round(seconds) + " s";
+}
+
+// A table's time control (the wire's TimeControl) in words.
+function controlWords(control) {
+  if (!control) return "no clock";
+  const each = control.move !== null && control.move !== undefined
+    ? amount(control.move) + " a move"
+    : "a bank of " + amount(control.bank) + (control.increment ? ", " + amount(control.increment) + " more each move" : "");
+  return each + "; a bot plays a seat after " + plural(control.takeover, "time-out") + " in a row";
+}
+
+// A time left that counts down by itself (``tick``) to ``deadline``, from the turn's start
+// ``since`` (both the server's seconds): never more than the turn's length, whatever the
+// error of the correction of the browser's clock.
+function countdown(deadline, since) {
+  const span = el("span", null, "countdown");
+  span.dataset.deadline = String(deadline);
+  span.dataset.length = String(deadline - since);
+  showLeft(span, serverNow());
+  return span;
+}
+
+function showLeft(span, now) {
+  const left = Math.min(Number(span.dataset.deadline) - now, Number(span.dataset.length));
+  const text = timeLeft(left);
+  if (span.textContent !== text) span.textContent = text;
+  const whole = String(Math.max(0, Math.ceil(left)));
+  if (span.dataset.left !== whole) span.dataset.left = whole;
+}
+
+function tick() {
+  const now = serverNow();
+  for (const span of document.querySelectorAll(".countdown")) showLeft(span, now);
+}
+
 // --- Messages: a fault (the server or the stream away: retried by itself) and a notice ----
 
 const faults = new Map();
@@ -91,6 +175,41 @@ function notice(text) {
 
 function show(section) {
   for (const id of ["start", "join", "waiting", "game"]) $(id).hidden = id !== section;
+  // The lobby's stream is held only while the first page shows it.
+  if (section === "start") {
+    followLobby();
+    refreshYours();
+  } else {
+    stopLobby();
+  }
+  showElsewhere();
+}
+
+// The start page, with ``text`` as a notice: where a table or a record that cannot be
+// shown leaves a person, with the address bar saying so.
+function home(text) {
+  if (current && current.stream) current.stream.abort();
+  current = null;
+  if (location.hash) history.replaceState(null, "", location.pathname + location.search);
+  setTitle("");
+  show("start");
+  seatChoices();
+  notice(text);
+}
+
+// The tab's title: what the page shows (``here``: "Your turn", "Watching" ...), and the
+// tables elsewhere where it is this browser's turn.
+let titleHere = "";
+
+function setTitle(here) {
+  if (here !== undefined) titleHere = here;
+  const waiting = turnsElsewhere().length;
+  const parts = titleHere ? [titleHere] : [];
+  if (waiting) {
+    parts.push((titleHere ? "your turn at " : "Your turn at ") + plural(waiting, titleHere ? "other table" : "table"));
+  }
+  parts.push(TITLE);
+  document.title = parts.join(" · ");
 }
 
 // --- Talking to the server ------------------------------------------------------------------
@@ -149,14 +268,27 @@ function fragment() {
 
 function saved(table) {
   try {
-    return JSON.parse(localStorage.getItem("high-society:" + table) || "null");
+    return JSON.parse(localStorage.getItem(KEPT + table) || "null");
   } catch (error) {
     return null;
   }
 }
 
 function save(table, token) {
-  localStorage.setItem("high-society:" + table, JSON.stringify({token}));
+  localStorage.setItem(KEPT + table, JSON.stringify({token}));
+}
+
+// Every seat this browser keeps: [{table, token}].
+function keptSeats() {
+  const seats = [];
+  for (let i = 0; i < localStorage.length; i += 1) {
+    const key = localStorage.key(i);
+    const table = key && key.startsWith(KEPT) ? key.slice(KEPT.length) : "";
+    if (!/^[A-Za-z0-9_-]{1,32}$/.test(table)) continue;
+    const kept = saved(table);
+    if (kept && typeof kept.token === "string") seats.push({table, token: kept.token});
+  }
+  return seats;
 }
 
 // Keep the token of a seat link for ``table``, once the server says whose seat it is. A
@@ -192,6 +324,7 @@ function link(hash) {
 
 // --- Making a table, replaying a record --------------------------------------------------
 
+// The bots a seat can have, as levels (GET /api/bots), easiest first; until they come, two.
 let bots = [{label: "heuristic", description: ""}, {label: "random", description: ""}];
 
 async function loadBots() {
@@ -202,8 +335,9 @@ async function loadBots() {
   }
 }
 
-function botName(label) {
-  return label.charAt(0).toUpperCase() + label.slice(1) + " bot";
+function botName(bot) {
+  const name = bot.label.charAt(0).toUpperCase() + bot.label.slice(1);
+  return bot.level ? "Level " + bot.level + " · " + name + " (" + bot.tier + ")" : name + " bot";
 }
 
 function seatChoices() {
@@ -219,7 +353,7 @@ function seatChoices() {
     const select = el("select");
     select.id = id;
     for (const bot of bots) {
-      const option = el("option", botName(bot.label));
+      const option = el("option", botName(bot));
       option.value = bot.label;
       select.append(option);
     }
@@ -242,17 +376,51 @@ function seatChoices() {
   }
 }
 
+const CLOCK_HINTS = {
+  none: "Take as long as you like.",
+  move: "Each turn has this long; the clock starts again at every turn.",
+  bank: "Each player has this much time for the whole game, and the seconds added after each of their moves.",
+  days: "For a game over days: come back to “Your tables” on this page to see where it is your turn.",
+};
+
+// Only the chosen clock's fields show (and are checked by the form).
+function clockChoices() {
+  const kind = $("clock-kind").value;
+  for (const field of $("create-clock").querySelectorAll("[data-clock]")) {
+    const shown = kind !== "none" && (field.dataset.clock === kind || field.dataset.clock === "any");
+    field.hidden = !shown;
+    for (const input of field.querySelectorAll("input")) input.disabled = !shown;
+  }
+  $("clock-kind-hint").textContent = CLOCK_HINTS[kind];
+}
+
+// The clock chosen, as the wire's TimeControl (null: none).
+function chosenClock() {
+  const kind = $("clock-kind").value;
+  if (kind === "none") return null;
+  const value = (id) => Number($(id).value);
+  const control = {takeover: value("clock-takeover"), away_seconds: value("clock-away")};
+  if (kind === "move") control.move = value("clock-move");
+  if (kind === "days") control.move = value("clock-days") * 86400;
+  if (kind === "bank") {
+    control.bank = value("clock-bank") * 60;
+    control.increment = value("clock-increment");
+  }
+  return control;
+}
+
 async function createTable(event) {
   event.preventDefault();
   notice("");
   const name = $("create-name").value.trim();
-  localStorage.setItem("high-society:name", name);
+  localStorage.setItem(KEPT + "name", name);
   const seats = [{kind: "person", name}];
   for (const select of $("create-seats").querySelectorAll("select")) {
     seats.push(select.value === "open" ? {kind: "open"} : {kind: "bot", bot: select.value});
   }
+  const table = {seats, clock: chosenClock(), listed: $("create-listed").checked};
   // Not retried by itself: sent twice, it would make two tables.
-  const answer = await api("POST", "/api/tables", {seats}).catch(() => ({status: 0}));
+  const answer = await api("POST", "/api/tables", table).catch(() => ({status: 0}));
   if (!answer.ok) {
     notice(message(answer, "The table could not be made."));
     return;
@@ -266,7 +434,7 @@ async function joinTable(event) {
   notice("");
   const where = fragment();
   const name = $("join-name").value.trim();
-  localStorage.setItem("high-society:name", name);
+  localStorage.setItem(KEPT + "name", name);
   const answer = await api("POST", "/api/tables/" + where.table + "/join", {name}).catch(() => ({status: 0}));
   if (!answer.ok) {
     notice(message(answer, "Could not join the table."));
@@ -278,8 +446,10 @@ async function joinTable(event) {
 }
 
 async function replayFile() {
-  const file = $("replay-file").files[0];
+  const input = $("replay-file");
+  const file = input.files[0];
   if (!file) return;
+  input.value = ""; // the same file, chosen again, is read again
   notice("");
   if (file.size > MAX_RECORD_BYTES) {
     notice("That file is larger than a record the server replays (" + MAX_RECORD_BYTES / 1024 + " KiB).");
@@ -300,7 +470,7 @@ async function open() {
   faults.clear();
   showFault();
   notice("");
-  document.title = TITLE;
+  setTitle("");
   let where = fragment();
   if (where && where.mode === "seat" && where.token) {
     // A seat link from another device: the token leaves the URL (and this page's history)
@@ -336,16 +506,14 @@ async function waitForPlayers(mine, mayJoin) {
     const answer = await retrying("lobby", mine, () => api("GET", "/api/tables/" + mine.table));
     if (!answer) return null;
     if (!answer.ok) {
-      notice(message(answer, "No such table."));
-      show("start");
-      seatChoices();
+      home(message(answer, "No such table."));
       return null;
     }
     const lobby = answer.data;
     if (lobby.status !== "waiting") return lobby;
     if (mine.mode === "watch" && mayJoin && lobby.seats.some((s) => s.kind === "open")) {
       show("join");
-      $("join-name").value = $("join-name").value || localStorage.getItem("high-society:name") || "";
+      $("join-name").value = $("join-name").value || localStorage.getItem(KEPT + "name") || "";
       $("join-watch").href = "#watch=" + mine.table;
       return null;
     }
@@ -357,7 +525,7 @@ async function waitForPlayers(mine, mayJoin) {
 
 function showWaiting(mine, lobby) {
   if ($("waiting").hidden) show("waiting");
-  document.title = "Waiting for players · " + TITLE;
+  setTitle("Waiting for players");
   const list = $("waiting-seats");
   list.replaceChildren();
   for (const seat of lobby.seats) {
@@ -433,7 +601,7 @@ function shareLinks(mine) {
   if (mine.mode === "seat") {
     box.append(copyLine("seat-link", "Your seat on another device (keep it to yourself: it is your seat's key)", link("seat=" + mine.table + ":" + mine.token)));
   }
-  $("notify-line").hidden = mine.mode !== "seat" || !("Notification" in window);
+  $("share").querySelector(".notify-line").hidden = mine.mode !== "seat" || !("Notification" in window);
 }
 
 async function follow(mine, since) {
@@ -460,7 +628,9 @@ async function follow(mine, since) {
         return;
       }
       if (response.ok) {
-        await readEvents(mine, response, (payload) => {
+        await readEvents(response, () => { mine.heard = Date.now(); }, (name, data) => {
+          if (current !== mine || name !== "payload") return;
+          const payload = JSON.parse(data);
           last = payload.number;
           wait = 1000;
           clearFault("stream");
@@ -477,32 +647,322 @@ async function follow(mine, since) {
   }
 }
 
-async function readEvents(mine, response, deliver) {
+// Read a stream of Server-Sent Events to its end: ``heard()`` at anything that comes (a
+// keep-alive comment too), ``deliver(name, data)`` for each event.
+async function readEvents(response, heard, deliver) {
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
   for (;;) {
     const {value, done} = await reader.read();
     if (done) return;
-    mine.heard = Date.now();
+    heard();
     buffer += decoder.decode(value, {stream: true});
     let cut;
     while ((cut = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, cut);
+      const lines = buffer.slice(0, cut).split("\n");
       buffer = buffer.slice(cut + 2);
-      const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-      if (data && current === mine) deliver(JSON.parse(data));
+      const named = lines.find((l) => l.startsWith("event: "));
+      const data = lines.filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+      if (data) deliver(named ? named.slice(7) : "message", data);
     }
   }
 }
 
+// A stream silent for too long is taken for lost: aborted, it is opened again.
 function watchStreams() {
   setInterval(() => {
-    if (current && current.stream && current.heard && Date.now() - current.heard > SILENT_STREAM_MS) {
-      current.heard = Date.now();
-      current.stream.abort();
+    for (const held of [current, lobbyFeed]) {
+      if (held && held.stream && held.heard && Date.now() - held.heard > SILENT_STREAM_MS) {
+        held.heard = Date.now();
+        held.stream.abort();
+      }
     }
   }, 5000);
+}
+
+// --- The lobby: the tables listed for strangers, live ---------------------------------------
+
+// The lobby's stream while the first page shows: {stream, heard}; and the cursor of the
+// page after those shown.
+let lobbyFeed = null;
+let lobbyNext = null;
+
+async function followLobby() {
+  if (lobbyFeed) return;
+  const feed = {stream: null, heard: 0};
+  lobbyFeed = feed;
+  let wait = 1000;
+  while (lobbyFeed === feed) {
+    feed.stream = new AbortController();
+    feed.heard = Date.now();
+    try {
+      const response = await fetch("/api/lobby/events", {headers: {Accept: "text/event-stream"}, signal: feed.stream.signal, cache: "no-store"});
+      if (response.ok) {
+        await readEvents(response, () => { feed.heard = Date.now(); }, (name, data) => {
+          if (lobbyFeed !== feed || name !== "lobby") return;
+          wait = 1000;
+          clearFault("lobby");
+          showLobby(JSON.parse(data), false);
+        });
+      }
+    } catch (error) {
+      // The connection failed or was dropped: try again below.
+    }
+    if (lobbyFeed !== feed) return;
+    setFault("lobby", "The list of tables cannot be brought up to date now. Trying again…");
+    await sleep(wait);
+    wait = Math.min(wait * 2, 5000);
+  }
+}
+
+function stopLobby() {
+  const feed = lobbyFeed;
+  lobbyFeed = null;
+  if (feed && feed.stream) feed.stream.abort();
+  clearFault("lobby");
+}
+
+// A page of the lobby: the first (which replaces what is shown), or the next (``more``).
+function showLobby(page, more) {
+  const list = $("lobby-tables");
+  const shown = more ? Array.from(list.children) : [];
+  rebuild(list, shown.concat(page.tables.map(lobbyEntry)));
+  lobbyNext = page.next;
+  $("lobby-more").hidden = !lobbyNext;
+  const count = list.children.length;
+  const said = count
+    ? plural(count, "table") + " listed, the latest changed first."
+    : "No table is listed now. Make one below and tick “List it in the lobby”: strangers then find it here.";
+  if ($("lobby-status").textContent !== said) $("lobby-status").textContent = said; // a live region: said when it changes
+}
+
+async function moreLobby() {
+  if (!lobbyNext) return;
+  const answer = await api("GET", "/api/lobby?before=" + encodeURIComponent(lobbyNext)).catch(() => ({status: 0}));
+  if (!answer.ok) {
+    notice(message(answer, "The older tables could not be read."));
+    return;
+  }
+  showLobby(answer.data, true);
+}
+
+function lobbyEntry(table) {
+  const item = el("li", null, "table-entry");
+  item.dataset.table = table.table;
+  item.dataset.open = String(table.open);
+  const names = table.seats.map((seat) => seat.kind === "open" ? "an open seat" : seat.name);
+  item.append(el("p", names.join(", "), "who"));
+  const facts = [
+    table.status === "waiting" ? plural(table.open, "seat") + " open" : "playing: " + plural(table.number, "action") + " played",
+    table.clock ? controlWords(table.clock) : "no clock",
+  ];
+  item.append(el("p", facts.join(" · "), "small"));
+  const links = el("p", null, "entry-links");
+  const kept = saved(table.table);
+  if (kept && kept.token) {
+    links.append(entryLink("Your seat", "#t=" + table.table, "seat", "Your seat at the table of " + names.join(", ")));
+  } else if (table.open > 0) {
+    links.append(entryLink("Join", "#join=" + table.table, "join", "Join the table of " + names.join(", ")));
+  }
+  links.append(entryLink("Watch", "#watch=" + table.table, "watch", "Watch the table of " + names.join(", ")));
+  item.append(links);
+  return item;
+}
+
+// A link of a list's entry, looking like a button; ``label`` names its table for screen
+// readers (its visible text first).
+function entryLink(text, hash, role, label) {
+  const link = el("a", text, "button-link");
+  link.href = hash;
+  link.dataset.role = role;
+  link.setAttribute("aria-label", label);
+  return link;
+}
+
+// ``list`` made of ``items``; a keyboard user on one of its controls stays on it.
+function rebuild(list, items) {
+  const active = document.activeElement;
+  const entry = active && list.contains(active) ? active.closest("li") : null;
+  const place = entry ? [entry.dataset.table, active.dataset.role] : null;
+  list.replaceChildren(...items);
+  if (place) {
+    const again = list.querySelector('li[data-table="' + place[0] + '"] [data-role="' + place[1] + '"]');
+    if (again) again.focus();
+  }
+}
+
+// --- Your tables: every seat this browser keeps, whose turn, the time left ------------------
+
+// What was last read of each kept seat's table: {table, turn: "you" | "other" | "waiting" |
+// "over" | "gone", others, actor, deadline, since, away, said}.
+const yours = new Map();
+// Whether it was this browser's turn at each table when last read: a turn that comes is told.
+const turnsSeen = new Map();
+let yoursTimer = null;
+let yoursReading = false;
+
+async function refreshYours() {
+  if (yoursReading) return;
+  yoursReading = true;
+  clearTimeout(yoursTimer);
+  try {
+    const seats = keptSeats();
+    const kept = new Set(seats.map((seat) => seat.table));
+    for (const table of Array.from(yours.keys())) if (!kept.has(table)) yours.delete(table);
+    // A finished table changes no more; the table shown here has its own stream.
+    const due = seats.filter((seat) => {
+      const known = yours.get(seat.table);
+      return !(known && (known.turn === "over" || known.turn === "gone")) && !followedHere(seat.table);
+    });
+    const reader = async () => {
+      for (let seat = due.shift(); seat; seat = due.shift()) await readSeat(seat);
+    };
+    await Promise.all([reader(), reader(), reader()]); // a few at a time
+  } finally {
+    yoursReading = false;
+  }
+  turnsChanged();
+  yoursTimer = setTimeout(refreshYours, yoursDelay());
+}
+
+async function readSeat(seat) {
+  const path = "/api/tables/" + seat.table + "/payload?since=" + NO_HISTORY;
+  const answer = await api("GET", path, undefined, seat.token).catch(() => ({status: 0}));
+  if (answer.ok && answer.data) yours.set(seat.table, summary(seat.table, answer.data));
+  else if (answer.status === 409) yours.set(seat.table, {table: seat.table, turn: "waiting"});
+  else if (answer.status === 404 || answer.status === 401) yours.set(seat.table, {table: seat.table, turn: "gone"});
+  // Otherwise the server is away now: what was known stays.
+}
+
+// What "your tables" shows of a table, from its seat's payload.
+function summary(table, payload) {
+  const seat = payload.seat;
+  const toAct = payload.to_act;
+  const clock = payload.clock;
+  return {
+    table,
+    turn: payload.result ? "over" : toAct === seat ? "you" : "other",
+    others: payload.players.filter((player, i) => i !== seat).map((player) => player.name),
+    actor: typeof toAct === "number" && toAct !== seat ? payload.players[toAct].name : null,
+    deadline: clock && !payload.result && typeof toAct === "number" && clock.deadline != null ? clock.deadline : null,
+    since: clock ? clock.since : null,
+    away: !!(clock && clock.seats[seat].away),
+    said: statusText(payload),
+  };
+}
+
+function followedHere(table) {
+  return !!(current && current.mode === "seat" && current.table === table);
+}
+
+// Read again in 30 s, or just after the first clock of these tables runs out.
+function yoursDelay() {
+  let wait = YOURS_EVERY_MS;
+  for (const entry of yours.values()) {
+    if (entry.deadline) wait = Math.min(wait, Math.max(2000, (entry.deadline - serverNow() + 1) * 1000));
+  }
+  return wait;
+}
+
+function turnsElsewhere() {
+  return Array.from(yours.values()).filter((entry) => entry.turn === "you" && !(current && current.table === entry.table));
+}
+
+// After anything learned of "your tables": the list, the title, and a notification for
+// each table where this browser's turn has just come.
+function turnsChanged() {
+  for (const entry of yours.values()) {
+    const ours = entry.turn === "you";
+    if (ours && !turnsSeen.get(entry.table)) {
+      const left = entry.deadline ? " " + timeLeft(entry.deadline - serverNow()) + " left." : "";
+      notifyTurn(entry.table, "At the table with " + names(entry.others) + ". " + entry.said + left);
+    }
+    turnsSeen.set(entry.table, ours);
+  }
+  showYours();
+  showElsewhere();
+  setTitle();
+}
+
+function names(list) {
+  return list.length > 1 ? list.slice(0, -1).join(", ") + " and " + list[list.length - 1] : list.join("");
+}
+
+const TURN_ORDER = {you: 0, other: 1, waiting: 2, unknown: 3, over: 4, gone: 5};
+
+function showYours() {
+  const entries = keptSeats().map((seat) => yours.get(seat.table) || {table: seat.table, turn: "unknown"});
+  entries.sort((a, b) => TURN_ORDER[a.turn] - TURN_ORDER[b.turn] || (a.deadline || Infinity) - (b.deadline || Infinity));
+  $("yours").hidden = !entries.length;
+  rebuild($("yours-tables"), entries.map(yourEntry));
+}
+
+function yourEntry(entry) {
+  const item = el("li", null, "table-entry");
+  item.dataset.table = entry.table;
+  item.dataset.turn = entry.turn;
+  const who = entry.others ? "With " + names(entry.others) : "Table " + entry.table;
+  const head = el("p", null, "who");
+  const link = el("a", who);
+  link.href = "#t=" + entry.table;
+  link.dataset.role = "open";
+  head.append(link);
+  const state = el("p", null, "state");
+  const said = {
+    you: "Your turn" + (entry.away ? " (you are away: a bot plays for you until you act in time)" : ""),
+    other: entry.actor ? entry.actor + " to act" : "The next card is being revealed",
+    waiting: "Waiting for players",
+    over: "The game is over",
+    gone: "The server no longer has this table, or this seat",
+    unknown: "…",
+  }[entry.turn];
+  state.append(said);
+  if (entry.deadline) state.append(" · ", countdown(entry.deadline, entry.since), " left");
+  item.append(head, state);
+  if (entry.turn === "over" || entry.turn === "gone") {
+    const forget = el("button", "Forget");
+    forget.type = "button";
+    forget.dataset.role = "forget";
+    forget.setAttribute("aria-label", "Forget the table " + who.toLowerCase() + " (this browser's seat there)");
+    forget.addEventListener("click", () => {
+      localStorage.removeItem(KEPT + entry.table);
+      yours.delete(entry.table);
+      turnsChanged();
+    });
+    const links = el("p", null, "entry-links");
+    links.append(forget);
+    item.append(links);
+  }
+  return item;
+}
+
+// Away from the first page, a line says where else it is this browser's turn.
+function showElsewhere() {
+  const line = $("elsewhere");
+  const entries = $("start").hidden ? turnsElsewhere() : [];
+  line.hidden = !entries.length;
+  if (!entries.length) {
+    line.replaceChildren();
+    return;
+  }
+  line.replaceChildren("Your turn at " + (entries.length === 1 ? "another table" : plural(entries.length, "other table")) + ": ");
+  entries.forEach((entry, i) => {
+    const link = el("a", "with " + names(entry.others || []));
+    link.href = "#t=" + entry.table;
+    line.append(i ? ", " : "", link);
+  });
+}
+
+// A notification that it is this browser's turn at ``table``, while the page is out of
+// sight and the person allowed them; the title says it too.
+function notifyTurn(table, body) {
+  if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
+  try {
+    new Notification("High Society: your turn", {body, tag: "high-society-turn-" + table});
+  } catch (error) {
+    // Some browsers show notifications only from a service worker: the title says it too.
+  }
 }
 
 // --- Showing the table -----------------------------------------------------------------------
@@ -518,11 +978,13 @@ function render(mine, payload) {
     ? {value: before.dataset.value, card: before.dataset.card}
     : null;
   mine.payload = payload;
+  const clock = mine.mode === "replay" ? null : payload.clock;
   renderStatus(mine, payload);
+  renderClock(payload, clock);
   renderAuction(payload);
-  renderPlayers(payload);
+  renderPlayers(payload, clock);
   renderHand(mine, payload);
-  renderLog(payload);
+  renderLog(payload, clock);
   renderResult(mine, payload);
   if (mine.mode === "seat") keepFocus(mine, place);
 }
@@ -530,7 +992,7 @@ function render(mine, payload) {
 function statusText(payload) {
   const seat = payload.seat;
   const phase = payload.view.phase;
-  if (payload.result) return "The game is over.";
+  if (payload.result) return "Game over: " + winnersText(payload) + ".";
   if (seat !== null && payload.to_act === seat) {
     if (phase === "discard") return "Your turn: Faux Pas: discard one of your luxury cards.";
     return payload.legal && payload.legal.bids.length
@@ -543,6 +1005,15 @@ function statusText(payload) {
   return nameOf(payload, payload.to_act) + " is to act.";
 }
 
+// Who won, with the score: at the top of the page at the end, where a phone shows it first.
+function winnersText(payload) {
+  const result = payload.result;
+  if (!result.winners.length) return "nobody wins, everyone is cast out";
+  const who = result.winners.map((seat) => seat === payload.seat ? "you" : payload.players[seat].name);
+  const verb = who.length > 1 || who[0] === "you" ? " win" : " wins";
+  return who.join(" and ") + verb + " with " + result.scores[result.winners[0]];
+}
+
 function renderStatus(mine, payload) {
   const status = $("status");
   const mineToAct = payload.seat !== null && payload.to_act === payload.seat;
@@ -550,17 +1021,34 @@ function renderStatus(mine, payload) {
   status.dataset.turn = payload.result ? "over" : mineToAct ? "you" : "other";
   status.dataset.number = String(payload.number);
   if (mine.mode === "replay") return;
-  document.title = (mineToAct ? "Your turn · " : payload.result ? "Game over · " : mine.mode === "watch" ? "Watching · " : "") + TITLE;
-  if (mineToAct && !mine.myTurn) turnNotice(payload);
-  mine.myTurn = mineToAct;
+  setTitle(mineToAct ? "Your turn" : payload.result ? "Game over" : mine.mode === "watch" ? "Watching" : "");
+  if (mine.mode === "seat") { // this table's line in "your tables", and its turn told
+    yours.set(mine.table, summary(mine.table, payload));
+    turnsChanged();
+  }
 }
 
-function turnNotice(payload) {
-  if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return;
-  try {
-    new Notification("High Society: your turn", {body: statusText(payload), tag: "high-society-turn"});
-  } catch (error) {
-    // Some browsers show notifications only from a service worker: the title says it too.
+// The clock of the seat to act, counting down, and whether a bot plays it (it is away).
+function renderClock(payload, clock) {
+  $("clock-control").textContent = clock ? "Clock: " + controlWords(clock.control) + "." : "";
+  const line = $("turn-clock");
+  const seat = payload.to_act;
+  if (!clock || payload.result || typeof seat !== "number" || clock.deadline == null) {
+    line.hidden = true;
+    line.replaceChildren();
+    return;
+  }
+  const you = seat === payload.seat;
+  const name = payload.players[seat].name;
+  const away = clock.seats[seat].away;
+  line.hidden = false;
+  line.dataset.seat = String(seat);
+  line.dataset.away = String(away);
+  line.replaceChildren((you ? "Your time" : name + "'s time") + ": ", countdown(clock.deadline, clock.since), " left.");
+  if (away) {
+    line.append(you
+      ? " You are away: a bot plays for you when it runs out, unless you act."
+      : " " + name + " is away: a bot plays for them when it runs out.");
   }
 }
 
@@ -599,7 +1087,7 @@ function renderAuction(payload) {
   $("removed-info").textContent = view.removed.length ? "Out of the game: " + view.removed.map(cardLabel).join(", ") + "." : "";
 }
 
-function renderPlayers(payload) {
+function renderPlayers(payload, clock) {
   const view = payload.view;
   const list = $("players");
   list.replaceChildren();
@@ -614,8 +1102,20 @@ function renderPlayers(payload) {
     if (seat === payload.seat) tags.push("you");
     if (seat === payload.to_act) tags.push("to act");
     if (player.passed) tags.push("passed");
+    const seatClock = clock ? clock.seats[seat] : null;
+    if (seatClock && seatClock.away) tags.push("away: a bot plays");
     if (tags.length) head.append(" ", el("span", "(" + tags.join(", ") + ")", "tags"));
     item.append(head);
+    if (seatClock) {
+      item.dataset.away = String(seatClock.away);
+      if (seat === payload.to_act && !payload.result && clock.deadline != null) {
+        const running = el("div", "Time left: ", "clock running");
+        running.append(countdown(clock.deadline, clock.since));
+        item.append(running);
+      } else if (seatClock.bank !== null) {
+        item.append(el("div", "Bank: " + timeLeft(seatClock.bank), "clock"));
+      }
+    }
     const faceUp = el("div", "Face up: ", "face-up");
     if (player.table.length) player.table.forEach((v) => faceUp.append(drawMoney(v), " "));
     else faceUp.append("nothing ");
@@ -674,14 +1174,24 @@ function renderHand(mine, payload) {
   updateChoice(mine);
 }
 
-function renderLog(payload) {
+// One item an action (a line for each thing it did), numbered as the replay numbers it:
+// action 1 is the first card turned. An action a time-out played says so.
+function renderLog(payload, clock) {
   const log = $("log");
   if (payload.since === 0) log.replaceChildren();
+  const timedOut = new Set(clock ? clock.timed_out : []);
   for (const entry of payload.log) {
-    const line = el("li", entry.text);
-    line.dataset.number = String(entry.number);
-    if (entry.text.startsWith("Round ") || entry.text.includes("ends at once")) line.classList.add("round");
-    log.append(line);
+    const told = el("span", entry.text, "told");
+    let item = log.lastElementChild;
+    if (!item || item.dataset.number !== String(entry.number)) {
+      item = el("li");
+      item.value = entry.number + 1;
+      item.dataset.number = String(entry.number);
+      if (timedOut.has(entry.number)) told.append(" ", el("span", "(time ran out)", "timed-out"));
+      log.append(item);
+    }
+    item.append(told);
+    if (entry.text.startsWith("Round ") || entry.text.includes("ends at once")) item.classList.add("round");
   }
   log.scrollTop = log.scrollHeight;
 }
@@ -716,9 +1226,6 @@ function renderResult(mine, payload) {
     });
     body.append(row);
   });
-  $("winners").textContent = result.winners.length
-    ? "Winner: " + result.winners.map((s) => nameOf(payload, s)).join(" and ") + "."
-    : "Nobody wins: everyone is cast out.";
   $("record-link").hidden = $("replay-link").hidden = mine.mode === "replay";
   if (mine.mode !== "replay" && !mine.rematchWatched) {
     mine.rematchWatched = true;
@@ -776,7 +1283,9 @@ async function play(mine, action) {
   const answer = await retrying("move", mine, () => api("POST", "/api/tables/" + mine.table + "/actions", {action, number}, mine.token));
   mine.sending = false;
   if (!answer) return;
-  if (!answer.ok) notice(message(answer, "The server refused that move."));
+  const late = !answer.ok && answer.data && answer.data.kind === "wrong_number" && mine.payload.clock;
+  if (late) notice("Too late: your time ran out, and the table played that turn for you.");
+  else if (!answer.ok) notice(message(answer, "The server refused that move."));
   else notice("");
   mine.chosen.clear();
   if (mine.payload && current === mine) render(mine, {...mine.payload, log: [], since: mine.payload.number});
@@ -839,9 +1348,7 @@ async function askRematch(mine, button) {
 async function replayTable(table) {
   const answer = await retrying("record", null, () => api("GET", "/api/tables/" + table + "/record"));
   if (!answer.ok) {
-    notice(message(answer, "That table's record cannot be read."));
-    show("start");
-    seatChoices();
+    home(message(answer, "That table's record cannot be read."));
     return;
   }
   replay(JSON.stringify(answer.data), "the game of table " + table);
@@ -854,7 +1361,12 @@ async function replay(text, name) {
   const answer = await retrying("replay", mine, () => api("POST", "/api/replays", text));
   if (!answer) return;
   if (!answer.ok) {
-    notice(message(answer, "The record could not be replayed."));
+    home(message(answer, "The record could not be replayed."));
+    return;
+  }
+  const error = answer.data.error;
+  if (!answer.data.final) { // not even the players could be read: nothing to step through
+    home("That is not a record of a game the page can replay (" + name + "): " + error.message + " (" + error.code + " at " + error.path + ").");
     return;
   }
   mine.replay = answer.data;
@@ -869,16 +1381,8 @@ async function replay(text, name) {
   slider.max = String(Math.max(steps, 1));
   slider.min = "1";
   for (const id of ["replay-first", "replay-back", "replay-step", "replay-next", "replay-last"]) $(id).disabled = steps === 0;
-  document.title = "Replay · " + TITLE;
-  if (answer.data.final) {
-    replayAt(mine, steps);
-    return;
-  }
-  // Not even the players could be read: the verdict is all there is.
-  $("game").querySelector(".board").hidden = true;
-  $("you").hidden = $("result").hidden = true;
-  $("status").textContent = "";
-  $("log").replaceChildren();
+  setTitle("Replay");
+  replayAt(mine, 1); // from the start: Next shows the second action
 }
 
 function replayVerdict(data) {
@@ -889,9 +1393,9 @@ function replayVerdict(data) {
   box.classList.toggle("refused", !data.valid);
   const steps = data.steps.length;
   if (data.error) {
-    const where = data.error.index !== null ? "action " + data.error.index + " (" + data.error.path + ")" : data.error.path;
-    box.textContent = "The library refuses this record at " + where + ": " + data.error.code + ": " + data.error.message +
-      (steps ? " The " + steps + " action" + (steps === 1 ? "" : "s") + " before it can be stepped through." : "");
+    const where = data.error.index !== null ? "action " + (data.error.index + 1) + " (" + data.error.path + ")" : data.error.path;
+    box.textContent = "The library refuses this record at " + where + ": " + data.error.code + ": " + data.error.message.replace(/[^.]$/, "$&.") +
+      (steps ? " The " + plural(steps, "action") + " before it can be stepped through." : "");
   } else if (data.finished) {
     box.textContent = "A valid, finished game of " + steps + " actions.";
   } else {
@@ -915,7 +1419,7 @@ function replayAt(mine, position) {
     : {...data.final, log, since: 0};
   render(mine, payload);
   const told = step ? step.log.join(" ") : "";
-  $("replay-position").textContent = steps.length ? "Action " + (at - 1) + " (" + at + " of " + steps.length + "): " + told : "";
+  $("replay-position").textContent = steps.length ? "Action " + at + " of " + steps.length + ": " + told : "";
   $("replay-position").dataset.index = step ? String(step.number) : "";
   for (const line of $("log").children) if (step && line.dataset.number === String(step.number)) line.classList.add("current");
 }
@@ -928,18 +1432,30 @@ function replayMove(delta) {
 // --- Start --------------------------------------------------------------------------------
 
 function askNotifications() {
-  if (!("Notification" in window)) return;
-  Notification.requestPermission().then((permission) => {
-    $("notify-button").textContent = permission === "granted"
-      ? "Notifications are on for your turns"
-      : "Notifications are blocked in this browser";
-    $("notify-button").disabled = true;
-  });
+  if ("Notification" in window) Notification.requestPermission().then(notifyButtons);
+}
+
+// The buttons that ask for notifications (on the first page and at a table) say whether
+// they are on.
+function notifyButtons() {
+  const permission = "Notification" in window ? Notification.permission : "denied";
+  for (const button of document.querySelectorAll(".notify-button")) {
+    button.textContent = {granted: "Notifications are on for your turns", denied: "Notifications are blocked in this browser"}[permission] || "Notify me when it is my turn";
+    button.disabled = permission !== "default";
+  }
+  $("yours").querySelector(".notify-line").hidden = !("Notification" in window);
 }
 
 function start() {
-  $("create-name").value = localStorage.getItem("high-society:name") || "";
+  $("create-name").value = localStorage.getItem(KEPT + "name") || "";
   $("create-players").addEventListener("change", seatChoices);
+  $("clock-kind").addEventListener("change", clockChoices);
+  clockChoices();
+  $("lobby-more").addEventListener("click", moreLobby);
+  $("replay-close").addEventListener("click", () => {
+    if (location.hash) location.hash = "";
+    else home("");
+  });
   $("create-form").addEventListener("submit", createTable);
   $("join-form").addEventListener("submit", joinTable);
   $("replay-file").addEventListener("change", replayFile);
@@ -963,11 +1479,18 @@ function start() {
   $("replay-step").addEventListener("input", () => {
     if (current && current.mode === "replay") replayAt(current, Number($("replay-step").value));
   });
-  $("notify-button").addEventListener("click", askNotifications);
+  for (const button of document.querySelectorAll(".notify-button")) button.addEventListener("click", askNotifications);
+  notifyButtons();
+  document.addEventListener("visibilitychange", () => {
+    if (!document.hidden) refreshYours();
+  });
   window.addEventListener("hashchange", open);
   watchStreams();
+  setInterval(tick, 250);
+  measureOffset();
   loadBots();
   open();
+  refreshYours();
 }
 
 document.addEventListener("DOMContentLoaded", start);

@@ -103,7 +103,7 @@ def test_without_a_clock_there_is_no_deadline_and_a_time_out_does_nothing() -> N
     assert "time_outs" not in table.record().meta
 
 
-def test_no_deadline_before_a_time_is_given_nor_while_chance_or_nobody_acts() -> None:
+def test_no_deadline_before_a_time_is_given_nor_while_chance_acts() -> None:
     table = Table(PEOPLE, seed=1, time_control=TimeControl.per_move(30))
     assert table.deadline is None  # chance acts
     table.reveal()  # no time given
@@ -448,6 +448,7 @@ def game_with_time_outs() -> tuple[Table, list[int]]:
     table = Table(
         [Seat("Ada"), Seat("Ben", "heuristic"), Seat("Cy", "heuristic")],
         seed=11,
+        meta={"event": "club night"},
         time_control=control,
     )
     bots = {1: SeatOnly(HeuristicBot(1)), 2: SeatOnly(HeuristicBot(2))}
@@ -466,12 +467,17 @@ def game_with_time_outs() -> tuple[Table, list[int]]:
     return table, played
 
 
-def test_the_record_of_a_game_with_time_outs_validates_and_replays(tmp_path: Path) -> None:
+def test_the_record_of_a_game_with_time_outs_validates_and_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     table, played = game_with_time_outs()
     record = table.record()
     assert len(played) > 2
     assert record.meta["time_outs"] == played == list(table.clocks.timed_out)
     assert record.meta["time_control"] == table.clocks.control.to_json()
+    assert record.meta["event"] == "club night"  # the table's own meta kept beside them
+    assert table.deadline is None  # over: nobody to time out
+    assert table.time_out(T0 + 366 * DAY, {0: Bidder()}) is None
     validation = validate_record(dumps_record(record))
     assert validation.valid
     assert validation.finished
@@ -479,4 +485,7 @@ def test_the_record_of_a_game_with_time_outs_validates_and_replays(tmp_path: Pat
     assert validation.result == result(table.state)
     path = tmp_path / "timed.json"
     write_record(path, record)
-    assert main(["validate", str(path)]) == 0  # the command line takes it too
+    capsys.readouterr()
+    assert main(["validate", "--json", str(path)]) == 0  # high-society validate takes it too
+    line = json.loads(capsys.readouterr().out)
+    assert (line["valid"], line["finished"], line["actions"]) == (True, True, table.number)

@@ -83,10 +83,13 @@ class TimeControl:
             actions (a Fischer clock), or ``None``. Neither ``move`` nor ``bank``: no clock.
         increment: seconds added to a seat's bank after each of its actions, and to its
             emptied bank after each of its time-outs.
-        takeover: time-outs in a row after which the seat is away (a bot plays it).
+        takeover: time-outs in a row after which the seat is away (a bot plays it): 2
+            unless given, 1 to 100. The seat's own action (its person is back) starts the
+            count again.
         away_seconds: how long an away seat's turn waits for its person before the bot
-            plays it.
-        bot: the bot that plays an away seat (a label the host knows).
+            plays it (5 unless given; whatever ``move`` or the bank allows).
+        bot: the bot that plays an away seat (a label the host knows; ``"heuristic"``
+            unless given).
 
     >>> TimeControl.bank_of(300, increment=5).allowance(bank=12.5)
     12.5
@@ -95,7 +98,8 @@ class TimeControl:
 
     Raises:
         InvalidConfigError: a time that is not a positive number of seconds up to a year,
-            both ``move`` and ``bank``, a ``takeover`` below 1, or an empty ``bot``.
+            both ``move`` and ``bank``, a ``takeover`` that is not 1 to 100, or an empty
+            ``bot``.
     """
 
     move: float | None = None

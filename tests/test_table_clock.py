@@ -39,6 +39,7 @@ from high_society.table import (
     Waiting,
     default_action,
 )
+from tests.builders import bid
 
 PEOPLE = ("Ada", "Ben", "Cy")
 T0 = 1_000.0  # seconds since the epoch, as a host would give them
@@ -75,10 +76,6 @@ def act(table: Table, action: Action, now: float) -> None:
     outcome = table.submit(action.seat, Move(action), now)
     assert isinstance(outcome, Accepted), outcome
     table.deal(now)
-
-
-def bid(seat: int, *cards: int) -> Bid:
-    return Bid(seat, frozenset(cards))
 
 
 class Bidder:

@@ -11,10 +11,24 @@ the host names (``bot``), until its person acts again in time.
 
 The defaults, and why:
 
-- **an auction (ordinary or disgrace): pass.** Passing never spends money, so a seat that
-  is away is never cast out for it (R11); in a disgrace auction it takes the card (R7),
-  which costs status, not the game.
-- **a Faux Pas discard (R8): the lowest luxury card,** the smallest loss of status.
+- **an ordinary auction: pass.** Passing never spends money, so a seat that is away is
+  never cast out for it (R10); it only gives up the card (R6).
+- **a disgrace auction: pass.** The same reason: the seat takes the disgrace card (R7),
+  which costs status, not money; bidding to avoid it would spend money the person may
+  have meant to keep, and the seat with the least money is cast out (R10).
+- **a Faux Pas discard (R8): the lowest luxury card,** the smallest loss of status (R11
+  sums the luxury cards before it takes 5 off, doubles or halves, so a smaller card
+  lowers the status less), and it keeps the most valuable luxury card for a tie (R12).
+
+When a time-out happens (:meth:`Table.time_out <high_society.table.Table.time_out>`): only
+when the host asks, at the deadline or after it (``now >= deadline``), never before; and
+once a turn: the default action ends that turn, and the next turn's deadline is counted
+from the time-out's ``now``. A time-out empties the seat's bank, which is then given its
+increment (without one, an empty bank times the seat's next turn out at once). The table
+never refuses a move for being late: a move the host plays after the deadline, before it
+has asked for the time-out, is the seat's own (its person is back), its bank emptied and
+given its increment; a host that holds a deadline to be final asks for the time-out first.
+An action played with no time (``now`` of ``None``) leaves the clocks as they are.
 """
 
 import math
@@ -44,6 +58,20 @@ def _seconds(name: str, value: object, *, zero: bool = False) -> float:
     return float(value)
 
 
+def check_time(now: object, *, optional: bool = True) -> None:
+    """Check that ``now`` is a time: a finite number of seconds since the epoch (or ``None``,
+    no time, when ``optional``). A time that is not a number, or not finite, would set a
+    deadline no time ever reaches or every time does, and could not be kept in JSON.
+
+    Raises:
+        InvalidConfigError: ``now`` is not such a time.
+    """
+    if now is None and optional:
+        return
+    if isinstance(now, bool) or not isinstance(now, int | float) or not math.isfinite(now):
+        raise InvalidConfigError(f"now must be a finite number of seconds, not {short_repr(now)}")
+
+
 @attrs.frozen
 class TimeControl:
     """How long each seat may take to act, as data.
@@ -53,11 +81,15 @@ class TimeControl:
             :meth:`correspondence`), or ``None``.
         bank: seconds a seat has for the whole game, ``increment`` added after each of its
             actions (a Fischer clock), or ``None``. Neither ``move`` nor ``bank``: no clock.
-        increment: seconds added to a seat's bank after each action it makes in time.
-        takeover: time-outs in a row after which the seat is away (a bot plays it).
+        increment: seconds added to a seat's bank after each of its actions, and to its
+            emptied bank after each of its time-outs.
+        takeover: time-outs in a row after which the seat is away (a bot plays it): 2
+            unless given, 1 to 100. The seat's own action (its person is back) starts the
+            count again.
         away_seconds: how long an away seat's turn waits for its person before the bot
-            plays it.
-        bot: the bot that plays an away seat (a label the host knows).
+            plays it (5 unless given; whatever ``move`` or the bank allows).
+        bot: the bot that plays an away seat (a label the host knows; ``"heuristic"``
+            unless given).
 
     >>> TimeControl.bank_of(300, increment=5).allowance(bank=12.5)
     12.5
@@ -66,7 +98,8 @@ class TimeControl:
 
     Raises:
         InvalidConfigError: a time that is not a positive number of seconds up to a year,
-            both ``move`` and ``bank``, a ``takeover`` below 1, or an empty ``bot``.
+            both ``move`` and ``bank``, a ``takeover`` that is not 1 to 100, or an empty
+            ``bot``.
     """
 
     move: float | None = None
@@ -165,17 +198,20 @@ class Clocks:
         return None if allowance is None else self.since + allowance
 
     def acted(self, seat: int | None, now: float | None) -> "Clocks":
-        """The clocks after ``seat`` (``None``: chance) acted at ``now`` in time: its bank
-        charged for the turn and given its increment, its time-outs forgotten (its person
-        is back); the next turn begins at ``now``."""
+        """The clocks after ``seat`` (``None``: chance) acted at ``now``: its bank charged
+        for the turn (down to 0 at most) and given its increment, its time-outs forgotten
+        (its person is back); the next turn begins at ``now``. With ``now`` of ``None``
+        (no time given), the clocks as they are."""
+        if now is None:
+            return self
         seats = self.seats
         if seat is not None and self.control.timed:
             clock = seats[seat]
             bank = clock.bank
-            if bank is not None and self.since is not None and now is not None:
+            if bank is not None and self.since is not None:
                 bank = max(0.0, bank - max(0.0, now - self.since)) + self.control.increment
             seats = _replaced(seats, seat, SeatClock(bank, 0, False))
-        return attrs.evolve(self, seats=seats, since=self.since if now is None else now)
+        return attrs.evolve(self, seats=seats, since=now)
 
     def timed_out_at(self, seat: int, number: int, now: float) -> "Clocks":
         """The clocks after action ``number``, played for ``seat`` by its time-out at
@@ -207,12 +243,11 @@ def _replaced(seats: Sequence[SeatClock], seat: int, clock: SeatClock) -> tuple[
 
 
 def default_action(state: GameState) -> Action:
-    """What a time-out plays for the seat to act, and why:
-
-    - **an auction (ordinary or disgrace): pass.** Passing never spends money, so a seat
-      that is away is never cast out for it (R11); in a disgrace auction it takes the card
-      (R7), which costs status, not the game.
-    - **a Faux Pas discard (R8): the lowest luxury card,** the smallest loss of status.
+    """What a time-out plays for the seat to act: a pass in an auction, ordinary or
+    disgrace (it never spends money, and the seat with the least money is cast out, R10;
+    in a disgrace auction the seat takes the card, R7, which costs status, not money), and
+    the lowest luxury card for a Faux Pas discard (R8: the smallest loss of status, R11,
+    and the most valuable card kept for a tie, R12).
 
     Raises:
         NoSeatToActError: no seat must act.

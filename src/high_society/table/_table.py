@@ -11,7 +11,7 @@ from typing import Self
 
 import attrs
 
-from high_society._clock import Clocks, TimeControl, default_action
+from high_society._clock import Clocks, TimeControl, check_time, default_action
 from high_society._fields import read_list, read_object, read_status_card
 from high_society._json import JSON, JSONObject, check_text_limits, copy_json, kind, parse_json
 from high_society._text import short_repr
@@ -254,7 +254,9 @@ class _Playing(_Seated):
 
         Raises:
             NoRevealDueError: no reveal is due.
+            InvalidConfigError: ``now`` is neither ``None`` nor a finite number.
         """
+        check_time(now)
         action = self._game.next_reveal()
         self.play(action, now)
         return action
@@ -268,7 +270,10 @@ class _Playing(_Seated):
         Raises:
             IllegalActionError: the action is not legal now.
             NoRevealDueError: a reveal that is not the next card of the order (or none due).
+            InvalidConfigError: ``now`` is neither ``None`` nor a finite number (nothing
+                is played).
         """
+        check_time(now)
         self._game.play(action)
         self._clocks = self._clocks.acted(getattr(action, "seat", None), now)
 
@@ -293,9 +298,11 @@ class _Playing(_Seated):
         :meth:`play`'s).
 
         Raises:
-            InvalidConfigError: a bot seat has no bot in ``bots`` (raised by the call).
+            InvalidConfigError: a bot seat has no bot in ``bots``, or ``now`` is neither
+                ``None`` nor a finite number (raised by the call).
             IllegalActionError: a bot chose an illegal action (it is not played).
         """
+        check_time(now)
         missing = [i for i, seat in enumerate(self._seats) if seat.is_bot and i not in bots]
         if missing:
             raise InvalidConfigError(f"seat {missing[0]} is a bot's, but no bot was given for it")
@@ -312,7 +319,8 @@ class _Playing(_Seated):
         over (all of :meth:`autoplay`); return the actions played.
 
         Raises:
-            InvalidConfigError: a bot seat has no bot in ``bots``.
+            InvalidConfigError: a bot seat has no bot in ``bots``, or ``now`` is neither
+                ``None`` nor a finite number.
             IllegalActionError: a bot chose an illegal action (it is not played).
         """
         return list(self.autoplay(bots, now))
@@ -320,18 +328,28 @@ class _Playing(_Seated):
     def deal(self, now: float | None = None) -> list[Action]:
         """Play the reveals due now (none while a seat must act), at ``now``, through the
         library's one game loop with no bot at any seat; return them. What a host calls
-        after a person's move: an auction that move ended is followed by the next card."""
+        after a person's move: an auction that move ended is followed by the next card.
+
+        Raises:
+            InvalidConfigError: ``now`` is neither ``None`` nor a finite number.
+        """
+        check_time(now)
         return list(self._clocked(self._game.turns([None] * len(self._seats)), now))
 
     def time_out(self, now: float, bots: Mapping[int, AnyBot] | None = None) -> Action | None:
         """If the turn of the seat to act has timed out at ``now``: play its default
         action for it (:func:`~high_society.table.default_action`), or, when the seat is
         away, the choice of its bot in ``bots`` (the time control's ``bot``, which the
-        host makes); return the action played. ``None``: no time-out is due.
+        host makes); return the action played. ``None``: no time-out is due (no clock, no
+        time given yet, no seat to act, or ``now`` before the deadline). A time-out ends
+        the turn, so a second call at the same ``now`` plays nothing more, unless the next
+        turn's deadline has passed too (an empty bank without an increment).
 
         Raises:
             IllegalActionError: the bot chose an illegal action (it is not played).
+            InvalidConfigError: ``now`` is not a finite number.
         """
+        check_time(now, optional=False)
         deadline = self.deadline
         if deadline is None or now < deadline:
             return None
@@ -366,7 +384,10 @@ class _Playing(_Seated):
         Raises:
             InvalidSeatError: ``seat`` is not a seat of this table (the caller's mistake,
                 not the client's).
+            InvalidConfigError: ``now`` is neither ``None`` nor a finite number (the
+                caller's mistake too; nothing is played).
         """
+        check_time(now)
         if type(seat) is not int or not 0 <= seat < len(self._seats):
             raise InvalidSeatError(
                 f"{short_repr(seat)} is not a seat (seats are 0 to {len(self._seats) - 1})"

@@ -1,4 +1,4 @@
-"""Turn clocks at a table (high_society.table; issue 46), driven by random interleavings of
+"""Turn clocks at a table (high_society.table), driven by random interleavings of
 moves, bots' turns, deals, snapshots and time-outs asked at random times.
 
 A state machine plays tables of 3 to 5 seats (persons, and bots the host lets play) under a

@@ -103,11 +103,7 @@ def test_a_person_who_does_not_act_is_timed_out_by_the_default_then_played_by_a_
 
 def test_the_default_is_the_library_s(database: str) -> None:
     """The action a server's time-out plays is :func:`default_action` of the state."""
-    with process(database) as parts:
-        made = asyncio.run(parts.tables.create(ada_and_two_bots(TimeControl(move=0.05)), "t"))
-    table_id = made.table_id
-    version, clocks, _ = stored(database, table_id)
-    wait_for(lambda: time.time() > version_deadline(database, table_id), "the deadline passed")
+    table_id, version = past_its_deadline(database)
     with process(database) as parts:
         before = asyncio.run(parts.master.games.get(table_id, fresh=True)).table
         asyncio.run(parts.master.autoplay._expire(table_id, 0.0))
@@ -118,9 +114,15 @@ def test_the_default_is_the_library_s(database: str) -> None:
     assert clocks["seats"][0] == {"bank": None, "time_outs": 1, "away": False}
 
 
-def version_deadline(database: str, table_id: str) -> float:
-    """When the table's turn under way times out, as the store holds it."""
-    return _column(database, "SELECT deadline FROM hs_tables WHERE id = :id", id=table_id)
+def past_its_deadline(database: str) -> tuple[str, int]:
+    """A table made by a process that plays nothing, Ada's turn under way past its
+    deadline (which no one has played); its id and version."""
+    with process(database) as parts:
+        made = asyncio.run(parts.tables.create(ada_and_two_bots(TimeControl(move=0.05)), "t"))
+    table_id = made.table_id
+    query = "SELECT deadline FROM hs_tables WHERE id = :id"
+    wait_for(lambda: time.time() > _column(database, query, id=table_id), "the deadline passed")
+    return table_id, stored(database, table_id)[0]
 
 
 def _column(database: str, query: str, **values: object) -> float:
@@ -134,11 +136,7 @@ def _column(database: str, query: str, **values: object) -> float:
 
 
 def test_processes_reaching_one_deadline_at_once_play_one_time_out(database: str) -> None:
-    with process(database) as parts:
-        made = asyncio.run(parts.tables.create(ada_and_two_bots(TimeControl(move=0.05)), "t"))
-    table_id = made.table_id
-    version, _, _ = stored(database, table_id)
-    wait_for(lambda: time.time() > version_deadline(database, table_id), "the deadline passed")
+    table_id, version = past_its_deadline(database)
     failures: list[BaseException] = []
     lock = threading.Lock()
     ready = threading.Barrier(4)

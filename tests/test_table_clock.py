@@ -1,4 +1,4 @@
-"""high_society.table's turn clocks (issue 46): a clock is data (no clock, seconds a move,
+"""high_society.table's turn clocks: a clock is data (no clock, seconds a move,
 a bank with an increment, days a move), a table knows the deadline of the seat to act from
 the times it is given, a time-out plays the documented default (a pass in an auction,
 ordinary or disgrace; the lowest luxury card for a Faux Pas discard) once, at its deadline

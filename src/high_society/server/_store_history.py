@@ -177,15 +177,7 @@ def _append_pg(database: Database, append: Append) -> bool:
     with database.alone() as cursor:
         moved, _ = cursor.first(
             "append_pg",
-            id=append.table_id,
-            old=first,
-            new=first + len(append.actions),
-            new_status=append.status,
-            new_next=append.next,
-            new_clock=append.clock,
-            new_since=append.since,
-            new_deadline=append.deadline,
-            now=time.time(),
+            **_moved_on(append),
             numbers=[first + i for i in range(len(append.actions))],
             actions=list(append.actions),
             seats=list(append.seats),
@@ -195,22 +187,27 @@ def _append_pg(database: Database, append: Append) -> bool:
     return bool(moved)
 
 
+def _moved_on(append: Append) -> dict[str, object]:
+    """The values that move a table's row on by ``append``: its version (from the one
+    the append was made on), status, who acts next, clocks, and when it changed."""
+    return {
+        "id": append.table_id,
+        "old": append.first,
+        "new": append.first + len(append.actions),
+        "new_status": append.status,
+        "new_next": append.next,
+        "new_clock": append.clock,
+        "new_since": append.since,
+        "new_deadline": append.deadline,
+        "now": time.time(),
+    }
+
+
 def _append(cursor: Cursor, append: Append) -> bool:
     """The append's job in a writing transaction (SQLite's writer)."""
-    now = time.time()
-    table_id, first = append.table_id, append.first
-    moved = cursor.run(
-        "move_version",
-        id=table_id,
-        old=first,
-        new=first + len(append.actions),
-        new_status=append.status,
-        new_next=append.next,
-        new_clock=append.clock,
-        new_since=append.since,
-        new_deadline=append.deadline,
-        now=now,
-    )
+    values = _moved_on(append)
+    table_id, first, now = append.table_id, append.first, values["now"]
+    moved = cursor.run("move_version", **values)
     if moved != 1:
         if cursor.first("version", id=table_id) is None:
             raise NotFound(table_id)

@@ -125,22 +125,36 @@ def _guarded(send: Send, guards: list[tuple[bytes, bytes]]) -> Send:
     return guarded
 
 
+_Endpoint = Callable[[Request], Awaitable[Response]]
+
+
 class _Lean:
     """The API's routes, each matched and called as Starlette's router would, with the
-    one error shape for what they raise."""
+    one error shape for what they raise. The routes are kept by the shape of their path
+    (its number of parts and its last, or ``{}`` for a parameter), so that a request is
+    matched against the one or two routes of its shape, not every route in turn."""
 
     def __init__(self) -> None:
-        self.routes: list[tuple[Route, Callable[[Request], Awaitable[Response]]]] = []
+        self.routes: dict[tuple[int, str], list[tuple[Route, _Endpoint]]] = {}
 
     def add(self, route: LeanRoute) -> None:
-        self.routes.append((Route(route.path, route.serve, methods=route.methods), route.serve))
+        parts = route.path.split("/")
+        key = (len(parts), "{}" if parts[-1].startswith("{") else parts[-1])
+        made = Route(route.path, route.serve, methods=route.methods)
+        self.routes.setdefault(key, []).append((made, route.serve))
+
+    def _candidates(self, path: str) -> list[tuple[Route, _Endpoint]]:
+        parts = path.split("/")
+        found = self.routes.get((len(parts), parts[-1]), [])
+        return found + self.routes.get((len(parts), "{}"), [])
 
     async def handle(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> bool:
         """Serve the request if one of the routes takes it (path and method); say whether
         it did."""
-        if not scope["path"].startswith("/api/"):
+        path = scope["path"]
+        if not path.startswith("/api/"):
             return False
-        for route, endpoint in self.routes:
+        for route, endpoint in self._candidates(path):
             match, child = route.matches(scope)
             if match is Match.FULL:
                 scope.update(child)

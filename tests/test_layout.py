@@ -93,6 +93,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ),
     ("server._database", "server._bots", "server._http", "server._replays"),
     ("server._store_seats", "server._store_history", "server._store_listen"),
+    ("server._store_lobby",),
     ("server._store",),
     ("server._auth", "server._games"),
     ("server._autoplay", "server._streams"),

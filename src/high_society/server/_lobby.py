@@ -62,7 +62,7 @@ def _entry(listed: Listed) -> JSONObject:
 
 async def lobby_page(store: Store, before: tuple[float, str] | None) -> JSONObject:
     """A page of the lobby: the tables listed and not over, changed before ``before``."""
-    found = await store.call(store.seats.listed, before, PAGE + 1)
+    found = await store.call(store.listings.page, before, PAGE + 1)
     shown = found[:PAGE]
     last = shown[-1] if len(found) > PAGE else None
     # repr: the float exactly, so that the next page starts right after this one's last.
@@ -89,7 +89,7 @@ class LobbyWatch:
                 last = None
                 continue
             try:
-                mark = await self._store.call(self._store.seats.lobby_mark)
+                mark = await self._store.call(self._store.listings.mark)
             except Exception as error:
                 if not is_unavailable(error):
                     log.exception("reading the lobby failed")

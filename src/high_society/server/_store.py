@@ -25,6 +25,7 @@ from high_society.server._dialects import is_unavailable, scrubbed, shown_url
 from high_society.server._schema import SCHEMA_VERSION, statements
 from high_society.server._store_history import Append, History
 from high_society.server._store_listen import listen
+from high_society.server._store_lobby import Listings
 from high_society.server._store_rows import (
     Conflict,
     Full,
@@ -96,6 +97,7 @@ class Store:
         self.engine = self._db.engine
         self._io = ThreadPoolExecutor(threads, thread_name_prefix="high-society-store")
         self.seats = Seats(self._db)
+        self.listings = Listings(self._db)
         self.history = History(self._db, self._io)
         #: Set once the database's schema moved on under this process (:class:`Retired`).
         self.retired = False

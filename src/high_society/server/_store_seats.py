@@ -13,14 +13,13 @@ from high_society.server._store_rows import (
     WAITING_KINDS,
     Conflict,
     Full,
-    Listed,
     Lobby,
     NotFound,
     Opening,
     SeatRow,
 )
 
-__all__ = ["Seats"]
+__all__ = ["Seats", "seat_rows"]
 
 
 class Seats:
@@ -67,7 +66,7 @@ class Seats:
             locked = cursor.first("row_locked", id=table_id)
             if locked is None:
                 raise NotFound(table_id)
-            rows = _seats(cursor, table_id)
+            rows = seat_rows(cursor, table_id)
             seat = next((row.seat for row in rows if row.kind == "open"), None)
             if locked[0] != "waiting" or seat is None:
                 raise Conflict("NO_OPEN_SEAT", "the table has no open seat")
@@ -142,7 +141,7 @@ class Seats:
             locked = cursor.first("row_locked", id=table_id)
             if locked is None or locked[0] != "waiting":
                 return False
-            if any(row.kind in WAITING_KINDS for row in _seats(cursor, table_id)):
+            if any(row.kind in WAITING_KINDS for row in seat_rows(cursor, table_id)):
                 return False
             _start(cursor, table_id, opening, time.time())
             return True
@@ -159,7 +158,7 @@ class Seats:
             row = cursor.first("row", id=table_id)
             if row is None:
                 raise NotFound(table_id)
-            rows = _seats(cursor, table_id)
+            rows = seat_rows(cursor, table_id)
             rematch = cursor.first("rematch_of", id=table_id)
         new_id = None if rematch is None else str(rematch[0])
         return Lobby(table_id, str(row[0]), int(row[1]), rows, new_id, row[3])
@@ -177,27 +176,6 @@ class Seats:
             rows = cursor.all("hashes", id=table_id)
         found = {str(h): int(seat) for seat, _, h in rows if h is not None}
         return found, all(kind not in WAITING_KINDS for _, kind, _ in rows)
-
-    def listed(self, before: tuple[float, str] | None, most: int) -> list[Listed]:
-        """The tables the lobby lists that are not over, the latest changed first, those
-        changed before ``before`` (``(updated, table_id)``: where the page before ended),
-        at most ``most``, with their seats."""
-        after = before if before is not None else (float("inf"), "")
-        found: list[Listed] = []
-        with self._db.alone() as cursor:
-            rows = cursor.all("lobby", before=after[0], before_id=after[1], most=most)
-            for table_id, status, version, clock, updated in rows:
-                seats = _seats(cursor, str(table_id))
-                listed = Listed(str(table_id), str(status), int(version), clock, updated, seats)
-                found.append(listed)
-        return found
-
-    def lobby_mark(self) -> tuple[int, float]:
-        """What changes when the lobby does: how many tables it lists, and the latest
-        change of one."""
-        with self._db.alone() as cursor:
-            row = cursor.first("lobby_mark")
-        return (0, 0.0) if row is None else (int(row[0]), float(row[1] or 0.0))
 
     def unstarted(self) -> list[str]:
         """The waiting tables whose every seat is taken: a process stopped between taking
@@ -228,7 +206,7 @@ def _claim(cursor: Cursor, table_id: str, seat: int, token_hash: str) -> bool:
     if locked is None or found is None:
         raise NotFound(table_id)
     kind, stored = found
-    rows = _seats(cursor, table_id)
+    rows = seat_rows(cursor, table_id)
     if kind == "person" and stored == token_hash:
         return False
     if kind != "reserved" or locked[0] != "waiting":
@@ -238,7 +216,8 @@ def _claim(cursor: Cursor, table_id: str, seat: int, token_hash: str) -> bool:
     return _full_once_taken(rows, seat)
 
 
-def _seats(cursor: Cursor, table_id: str) -> tuple[SeatRow, ...]:
+def seat_rows(cursor: Cursor, table_id: str) -> tuple[SeatRow, ...]:
+    """The table's seats, in order."""
     return tuple(
         SeatRow(int(seat), str(kind), name, bot)
         for seat, kind, name, bot in cursor.all("seats", id=table_id)

@@ -32,7 +32,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 #: A seat payload as the table server sends it when a seat must act with its whole hand
-#: (benchmarks/server_cost.py checks it against a real one); %(seat)d, %(number)d filled in.
+#: (tests/test_server_api.py reads it with the wire's own reader); %(seat)d, %(number)d,
+#: %(bids)s filled in.
 PAYLOAD = (
     '{"seat":%(seat)d,"players":[{"name":"Ada","bot":null},{"name":"Ben","bot":null},'
     '{"name":"Cy","bot":null}],"number":%(number)d,"view":{"seat":%(seat)d,"config":{"money":'
@@ -45,13 +46,14 @@ PAYLOAD = (
     '"highest_bid":1,"deck":["luxury-1","luxury-2","luxury-3","luxury-4","luxury-6","luxury-7",'
     '"luxury-8","luxury-9","luxury-10","prestige","faux-pas","passe","scandale"],"removed":[],'
     '"ending_card":null},"to_act":%(seat)d,"highest_bidder":1,"min_bid_total":2,"revealed":'
-    '["luxury-5","prestige","prestige"],"legal":{"count":2047,"pass":true,"bids":[%(bids)s],'
-    '"discards":[]},"since":%(number)d,"history":[],"log":[],"result":null}'
+    '["luxury-5","prestige","prestige"],"legal":{"count":2047,"pass":{"type":"pass","player":%(seat)d},"bids":[%(bids)s],'
+    '"discards":[]},"since":%(number)d,"history":[],"log":[],"result":null,"clock":null}'
 )
 
 
-def _bids() -> str:
-    """The bids of a whole hand above 1, fewest cards per total (as the server lists them)."""
+def _bids(seat: int) -> str:
+    """The bids of a whole hand above 1, fewest cards per total, each the action as it is
+    sent (as the server lists them)."""
     from itertools import combinations
 
     hand = (1, 2, 3, 4, 6, 8, 10, 12, 15, 20, 25)
@@ -60,13 +62,22 @@ def _bids() -> str:
         for cards in combinations(hand, size):
             fewest.setdefault(sum(cards), cards)
     return ",".join(
-        f'{{"total":{total},"cards":[{",".join(map(str, fewest[total]))}]}}'
+        f'{{"total":{total},"action":{{"type":"bid","player":{seat},"cards":'
+        f"[{','.join(map(str, fewest[total]))}]}}}}"
         for total in sorted(fewest)
         if total >= 2
     )
 
 
-BIDS = _bids()
+#: Each seat's bids.
+BIDS = tuple(_bids(seat) for seat in range(3))
+
+
+def payload_text(seat: int, number: int) -> str:
+    """The payload the bare app sends ``seat`` at ``number``."""
+    return PAYLOAD % {"seat": seat, "number": number, "bids": BIDS[seat]}
+
+
 TOKENS = ("token0", "token1", "token2")
 
 
@@ -169,8 +180,7 @@ def create_bare_app(database: str, *, plain: bool = False) -> Starlette:
     async def payload(request: Request) -> Response:
         seat = TOKENS.index(request.headers["authorization"].removeprefix("Bearer "))
         number = int(request.query_params.get("since", "0"))
-        text = PAYLOAD % {"seat": seat, "number": number, "bids": BIDS}
-        return Response(text.encode(), media_type="application/json")
+        return Response(payload_text(seat, number).encode(), media_type="application/json")
 
     async def act(request: Request) -> Response:
         move = loads(await request.body())

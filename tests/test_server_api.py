@@ -713,3 +713,13 @@ def test_a_table_whose_last_seat_was_taken_by_a_process_that_stopped_is_started(
             lambda: client.get(f"/api/tables/{table}").json()["status"] == "playing", "started"
         )
         assert payload(client, table, ada)["number"] >= 1  # its first card revealed
+
+
+def test_the_bare_app_of_the_benchmark_sends_a_payload_of_the_wire_s_shape() -> None:
+    """docs/performance.md compares the server with a bare app doing the same I/O: its
+    payload is one the wire's own reader takes, of the current version."""
+    from benchmarks.bare_app import payload_text
+    from high_society.wire import SEAT_PAYLOAD
+
+    for seat in range(3):
+        SEAT_PAYLOAD.read(json.loads(payload_text(seat, 17)))

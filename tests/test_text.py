@@ -118,3 +118,13 @@ def test_status_is_written_whole_or_with_its_one_exact_decimal() -> None:
     assert format_status(Fraction(15, 2)) == "7.5"
     assert format_status(Fraction(-5, 2)) == "-2.5"
     assert format_status(Fraction(0)) == "0"
+
+
+def test_a_game_told_in_parts_numbers_its_rounds_as_told_whole() -> None:
+    steps = list(play((HeuristicBot(), HeuristicBot(), RandomBot(seed=2)), seed=5))
+    whole = [line for line, _ in narrate(steps, NAMES)]
+    for cut in (1, 7, len(steps) // 2, len(steps) - 1):
+        opened = sum(1 for s in steps[:cut] if isinstance(s.action, Reveal))
+        first = [line for line, _ in narrate(steps[:cut], NAMES)]
+        rest = [line for line, _ in narrate(steps[cut:], NAMES, rounds_before=opened)]
+        assert first + rest == whole, cut

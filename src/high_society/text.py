@@ -46,13 +46,16 @@ def _cards(cards: Iterable[int]) -> str:
     return " + ".join(map(str, values)) if values else "nothing"
 
 
-def narrate(steps: Iterable[Step], names: Sequence[str]) -> Iterator[tuple[str, Step]]:
+def narrate(
+    steps: Iterable[Step], names: Sequence[str], *, rounds_before: int = 0
+) -> Iterator[tuple[str, Step]]:
     """One or more lines per step, as a person would tell the game, each with its step.
 
     Lazy: the lines of a step are yielded as soon as the step is, so a host can print them
-    while the game goes on. A reveal opens a round with an empty line.
+    while the game goes on. A reveal opens a round with an empty line. ``rounds_before``:
+    the rounds opened before the first step (to go on telling a game told in part).
     """
-    round_no = 0
+    round_no = rounds_before
     for step in steps:
         before, action, after = step
         lines: list[str]

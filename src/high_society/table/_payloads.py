@@ -76,14 +76,14 @@ def seat_payload(seen: Seen, seats: Sequence[Seat], since: int = 0) -> JSONObjec
 class Public:
     """What every seat's payload takes from the public history (R14), worked out once per
     history: the state it leads to, the cards revealed, each action in JSON and told in
-    words (with its number), and the reveals that opened rounds (what the narration of
+    words (with its number), and how many rounds have opened (what the narration of
     later actions needs to number its rounds)."""
 
     state: GameState
     number: int
     revealed: tuple[str, ...]
     log: tuple[tuple[int, str], ...]
-    rounds: tuple[Step, ...]
+    rounds: int
     history: tuple[Action, ...] = ()
 
     @classmethod
@@ -93,7 +93,7 @@ class Public:
         """``steps``: the history replayed, if the caller has it (a table does)."""
         if len(steps) != len(history):
             steps = list(_steps(len(names), history))
-        return Public(new_game(len(names)), 0, (), (), (), ()).extend(steps, names)
+        return Public(new_game(len(names)), 0, (), (), 0, ()).extend(steps, names)
 
     @classmethod
     def now(
@@ -122,16 +122,17 @@ class Public:
         numbers = {id(step): first + i for i, step in enumerate(steps)}
         log = [
             (numbers[id(step)], line.strip())
-            for line, step in narrate((*self.rounds, *steps), names)
-            if id(step) in numbers and line.strip()
+            for line, step in narrate(steps, names, rounds_before=self.rounds)
+            if line.strip()
         ]
         reveals = [(s, s.action) for s in steps if isinstance(s.action, Reveal)]
+        opened = sum(1 for s, _ in reveals if s.after.phase is not Phase.OVER)
         return Public(
             steps[-1].after,
             first + len(steps),
             (*self.revealed, *(action.card._value_ for _, action in reveals)),
             (*self.log, *log),
-            (*self.rounds, *(s for s, _ in reveals if s.after.phase is not Phase.OVER)),
+            self.rounds + opened,
             (*self.history, *(step.action for step in steps)),
         )
 

@@ -18,6 +18,7 @@ from sphinx.util import logging
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "docs"))  # _made: the tables made from the code
+sys.path.insert(1, str(ROOT))  # the benchmarks, whose commands the figure files name
 
 import high_society  # noqa: E402
 

@@ -460,8 +460,8 @@ class Table(_Playing):
 
     def snapshot(self) -> JSONObject:
         """The table as JSON, secret included: the seats, the deck's order (every card, in
-        the order dealt), the actions, ``meta`` and the clocks (:data:`high_society.wire.
-        CLOCK`'s form, without its deadline). Never send it to a seat.
+        the order dealt), the actions, ``meta`` and the clocks (the form of
+        :data:`high_society.wire.CLOCK`, without its deadline). Never send it to a seat.
 
         >>> table = Table(["Ada", "Ben", "Cy"], seed=1)
         >>> _ = table.reveal()

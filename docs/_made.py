@@ -160,8 +160,9 @@ def option_rows(parser: argparse.ArgumentParser) -> list[str]:
         default = action.default
         shown = "" if default in (None, argparse.SUPPRESS, False) else f"`{default}`"
         text = action.help or ""
-        if action.choices is not None and action.metavar is not None:
-            text += " (" + ", ".join(f"`{c}`" for c in action.choices) + ")"
+        choices = action.choices
+        if isinstance(choices, list | tuple) and len(choices) <= 12:
+            text += " (" + ", ".join(f"`{c}`" for c in choices) + ")"
         rows.append(f"| {name} | {_cell(shown)} | {_cell(text)} |")
     return rows
 

@@ -8,7 +8,7 @@ drift, and the checks of every page (``python3 tasks.py docs`` fails on any of t
 - ``server-routes``: the table server's API, route by route, from the routes' own
   declarations; ``built-in-bots``: the bots a tournament names, from its registry;
   ``bot-levels``: the built-in bots as levels, from :mod:`high_society.levels` and the
-  ratings it reads;
+  ratings it reads; ``tasks``: the tasks of ``tasks.py``, from its ``main``;
 - ``{fig}`SOURCE:KEY``` and ``fig-table SOURCE:KEY``: a measured figure (a value, a table or
   a block of text) read from its source, ``docs/figures/SOURCE.json``, which names the
   command that measured it, the versions and the machine; ``fig-source SOURCE`` states
@@ -551,6 +551,31 @@ class BotLevels(SphinxDirective):
         return container.children
 
 
+def task_names(path: Path | None = None) -> list[str]:
+    """The tasks ``python3 tasks.py`` runs, in the order its ``main`` tells them apart."""
+    import ast
+
+    source = (path or FIGURES.parent.parent / "tasks.py").read_text(encoding="utf-8")
+    names: list[str] = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare) and getattr(node.left, "id", None) == "task":
+            for value in ast.walk(node.comparators[0]):
+                if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                    names.append(value.value)
+    return sorted(set(names), key=names.index)
+
+
+class Tasks(SphinxDirective):
+    """``tasks``: the tasks of ``tasks.py``, read from its ``main``."""
+
+    def run(self) -> list[nodes.Node]:
+        shown = ", ".join(f"`{name}`" for name in task_names())
+        text = f"`python3 tasks.py TASK`, TASK one of {shown} (`python3 tasks.py --help`)."
+        container = nodes.container()
+        self.state.nested_parse(StringList([text], source="tasks"), 0, container)
+        return container.children
+
+
 # --- What every page must not hold ----------------------------------------------------------
 
 _MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
@@ -623,6 +648,7 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("server-routes", ServerRoutes)
     app.add_directive("built-in-bots", BuiltInBots)
     app.add_directive("bot-levels", BotLevels)
+    app.add_directive("tasks", Tasks)
     app.add_directive("fig-table", FigureTable)
     app.add_directive("fig-source", FigureSource)
     app.add_role("fig", FigureRole())

@@ -731,3 +731,10 @@ def test_the_api_routes_shown_are_the_servers_own() -> None:
     }
     assert {made.route_name(route) for route in made.api_routes()} == declared
     assert "POST /api/tables/ID/actions" in declared
+
+
+def test_the_tasks_shown_are_the_ones_tasks_py_runs() -> None:
+    names = made.task_names()
+    assert {"setup", "test", "docs", "bench", "bench-server", "train"} <= set(names)
+    tasks = (ROOT / "tasks.py").read_text(encoding="utf-8")
+    assert all(f'"{name}"' in tasks for name in names)

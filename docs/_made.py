@@ -510,18 +510,15 @@ class ServerRoutes(SphinxDirective):
 
 class BuiltInBots(SphinxDirective):
     """``built-in-bots``: the bots a tournament names, from its registry, each with its class
-    and, when it is a level, how it plays."""
+    (how each plays is on its level: ``bot-levels``)."""
 
     def run(self) -> list[nodes.Node]:
-        from high_society.levels import LEVELS
         from high_society.tournament import BUILT_IN, parse_entrant
 
-        plays = {level.name: level.plays for level in LEVELS}
-        rows = ["| name | bot | how it plays |", "| --- | --- | --- |"]
+        rows = ["| name | bot |", "| --- | --- |"]
         for name in BUILT_IN:
             factory = parse_entrant(name).factory
-            target = f"{factory.__module__}.{factory.__qualname__}"
-            rows.append(f"| `{name}` | {{class}}`~{target}` | {_cell(plays.get(name, ''))} |")
+            rows.append(f"| `{name}` | {{class}}`~{factory.__module__}.{factory.__qualname__}` |")
         container = nodes.container()
         self.state.nested_parse(StringList(rows, source="built-in-bots"), 0, container)
         return container.children

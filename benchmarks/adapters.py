@@ -29,6 +29,7 @@ import argparse
 import itertools
 import random
 import statistics
+import sys
 import time
 import timeit
 from collections.abc import Callable
@@ -38,6 +39,7 @@ import numpy as np
 import pyspiel
 
 import high_society.openspiel
+from benchmarks.figures import Recorder, table
 from high_society import Bid, PlayerState, Reveal, StatusCard, apply, legal_actions, new_game
 from high_society.encoding import legal_action_ids, legal_action_mask, num_actions
 from high_society.observation import ObservationWriter
@@ -122,7 +124,7 @@ def pettingzoo(
     return time.process_time() - start
 
 
-def pettingzoo_parts(games: int, seed: int) -> None:
+def pettingzoo_parts(games: int, seed: int) -> list[list[int | float | str]]:
     """Print where the time of uniform games through ``env()`` goes, per step, in CPU time.
 
     The games are played as in :func:`pettingzoo` (timed, recording the actions and a
@@ -210,13 +212,13 @@ def pettingzoo_parts(games: int, seed: int) -> None:
     }
     print(f"Where a PettingZoo game's time goes ({games} games, {steps / games:.1f} steps a game):")
     print(f"{'part':60} {'us/step':>8} {'x native':>9}")
+    parts["a whole game (native: 1.00)"] = t["played"]
+    parts[f"(the other agent: {second}, random index)"] = t[second]
+    rows: list[list[int | float | str]] = []
     for name, seconds in parts.items():
         print(f"{name:60} {seconds / steps * 1e6:8.2f} {seconds / t['native']:9.2f}")
-    total = t["played"]
-    print(f"{'all (native: 1.00)':60} {total / steps * 1e6:8.2f} {total / t['native']:9.2f}")
-    other = t[second]
-    print(f"{f'the other agent: {second}, random index':60} {other / steps * 1e6:8.2f}", end=" ")
-    print(f"{other / t['native']:9.2f}")
+        rows.append([name, round(seconds / steps * 1e6, 1), round(seconds / t["native"], 2)])
+    return rows
 
 
 ENGINES: dict[str, Callable[[int, int], float]] = {
@@ -247,7 +249,7 @@ def warm_every_hand() -> None:
             legal_action_ids(seated)
 
 
-def micro() -> None:
+def micro() -> list[list[int | float | str]]:
     """Microseconds per call of the encoding's hot functions on a full hand."""
     first = apply(new_game(PLAYERS), Reveal(StatusCard.LUXURY_5))  # every bid legal
     facing = apply(first, Bid(0, frozenset({1, 2})))  # seat 1, full hand, must beat 3
@@ -261,10 +263,13 @@ def micro() -> None:
         "legal_action_mask into a numpy float32 array": lambda: legal_action_mask(facing, floats),
     }
     print(f"{'operation':52} {'median us':>10}")
+    rows: list[list[int | float | str]] = []
     for name, call in cases.items():
         call()
         runs = [timeit.timeit(call, number=2000) / 2000 * 1e6 for _ in range(7)]
         print(f"{name:52} {statistics.median(runs):10.2f}")
+        rows.append([name, round(statistics.median(runs), 1)])
+    return rows
 
 
 def main() -> None:
@@ -277,7 +282,10 @@ def main() -> None:
         action="store_true",
         help="do not build every hand's tables first (engines then build them on first sight)",
     )
+    parser.add_argument("--figures", metavar="PATH", help="also write the figures to PATH (JSON)")
     args = parser.parse_args()
+    shown = " ".join(sys.argv[1:])
+    record = Recorder(args.figures, f"python -m benchmarks.adapters {shown}".strip())
     if not args.cold:
         warm_every_hand()
     # Each engine its own seeds (1,000,000 apart): none replays another's games.
@@ -297,16 +305,28 @@ def main() -> None:
         f"per-hand tables: {tables}"
     )
     print(f"{'engine':34} {'median games/s':>15} {'x native':>9} {'rounds (min-max)':>17}")
+    rows: list[list[int | float | str]] = []
     for name, values in times.items():
         # Each round's ratio compares runs a few seconds apart, under the same load.
         ratios = [n / v for n, v in zip(native_times, values, strict=True)]
         spread = f"{min(ratios):.2f}-{max(ratios):.2f}"
         rate = args.games / statistics.median(values)
         print(f"{name:34} {rate:15.0f} {statistics.median(ratios):9.2f} {spread:>17}")
+        rows.append([name, round(rate), round(statistics.median(ratios), 2), spread])
+    record["engines"] = table(["engine", "games/s (median)", "x native", "rounds"], rows)
     print()
-    pettingzoo_parts(args.games, 2000)
+    parts = pettingzoo_parts(args.games, 2000)
+    record["pettingzoo_parts"] = table(["part of a step", "µs", "x native"], parts)
     print()
-    micro()
+    record["encoding_micro"] = table(["operation", "µs (median)"], micro())
+    tables_note = "every hand's tables built first" if not args.cold else "tables on first sight"
+    record.write(
+        title="The AI adapters beside the reducer",
+        notes=f"Uniform-random {PLAYERS}-player games, {args.rounds} rounds of {args.games} "
+        f"games, the engines taking turns; CPU time; x native: the median of the rounds' own "
+        f"ratios to native `simulate`, {tables_note}.",
+        distributions=("numpy", "open_spiel", "pettingzoo", "gymnasium"),
+    )
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 docs/batch.md, as Markdown.
 
     python3 tasks.py bench-batch        # or: .venv/bin/python -m benchmarks.batch_report
+    python3 tasks.py bench-batch --figures docs/figures/batch.json   # also the figure file
 
 Each round measures every workload once, one after the other in this process, so that
 both engines see the same load; rates are in CPU time of the process
@@ -21,6 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from benchmarks.figures import Recorder, table
 from high_society.batch import GameBatch, VectorEnv
 from high_society.batch import simulate as batch_simulate
 from high_society.simulate import simulate
@@ -152,7 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--quick", action="store_true", help="small workloads (a smoke run)")
+    parser.add_argument("--figures", metavar="PATH", help="also write the figures to PATH (JSON)")
     args = parser.parse_args(argv)
+    shown = " ".join(sys.argv[1:] if argv is None else argv)
+    record = Recorder(args.figures, f"python3 tasks.py bench-batch {shown}".strip())
     scale = 10 if args.quick else 1
     workloads: dict[str, tuple[str, Callable[[int], float]]] = {
         "reducer": ("reducer: `simulate`, games/s", lambda s: reducer_games(1500 // scale, s)),
@@ -188,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average: {load:.1f} before, {after:.1f} after; {args.rounds} rounds\n")
     print("| workload | best | median | x the reducer (median of per-round ratios) |")
     print("| --- | ---: | ---: | ---: |")
+    rows: list[list[int | float | str]] = []
     for name, (label, _) in workloads.items():
         # Games against the reducer's games, decisions against its decisions.
         base = rates["reducer" if label.endswith("games/s") else "reducer-decisions"]
@@ -196,12 +202,28 @@ def main(argv: list[str] | None = None) -> int:
             f"| {label} | {max(rates[name]):,.0f} | {statistics.median(rates[name]):,.0f} "
             f"| {statistics.median(ratios):,.1f} |"
         )
+        ratio = round(statistics.median(ratios), 1)
+        rows.append([label, round(max(rates[name])), round(statistics.median(rates[name])), ratio])
+    heads = ["workload", "best", "median", "x the reducer"]
+    record["throughput"] = table(heads, rows)
     costs = kernel_costs(size=50_000 // scale)
     print("\n| call (4 players, 50,000 games) | CPU ns a game |\n| --- | ---: |")
     for name, ns in costs.items():
         print(f"| `{name}` | {ns:,.0f} |")
+    calls: list[list[int | float | str]] = [[f"`{n}`", round(ns)] for n, ns in costs.items()]
+    record["kernel_ns"] = table(["call (4 players, 50,000 games)", "CPU ns a game"], calls)
     cold, warm = cold_start()
     print(f"\ncold start (empty numba cache): {cold:.1f} CPU s; with the cache: {warm:.1f} CPU s")
+    record["cold_start_cpu_s"] = round(cold, 1)
+    record["warm_start_cpu_s"] = round(warm, 1)
+    record.write(
+        title="The batch engine beside the reducer",
+        notes=f"Four players, uniform play, {args.rounds} rounds in one process, CPU time; x "
+        "the reducer: the median of the per-round ratios (games against the reducer's games, "
+        "decisions against its decisions). Cold start: every kernel compiled into an empty "
+        "numba cache, in a fresh process; then again with that cache.",
+        distributions=("numpy", "numba"),
+    )
     return 0
 
 

@@ -1,7 +1,7 @@
 """Throughput report: the figures of docs/performance.md, as Markdown.
 
     python3 tasks.py bench            # the pytest-benchmark suite, then this report
-    .venv/bin/python -m benchmarks.report [--quick]
+    .venv/bin/python -m benchmarks.report [--quick] [--figures docs/figures/engine.json]
 
 Every figure is measured several times in this one process, in CPU time of the process
 (``time.process_time``), so that time spent waiting for a core shared with other work is
@@ -21,6 +21,7 @@ import timeit
 from collections.abc import Callable
 from functools import partial
 
+from benchmarks.figures import Recorder, table
 from benchmarks.scenarios import facing_bid, hand_of, mid_game, random_game
 from high_society import Action, GameState, Phase, apply, legal_actions, new_game
 from high_society.bots import RandomBot
@@ -94,13 +95,18 @@ def micro(func: Callable[[], object], number: int = 2000, times: int = 7) -> flo
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats (a smoke run)")
+    parser.add_argument("--figures", metavar="PATH", help="also write the figures to PATH (JSON)")
     args = parser.parse_args(argv)
+    shown = " ".join(sys.argv[1:] if argv is None else argv)
+    record = Recorder(args.figures, f"python -m benchmarks.report {shown}".strip())
+    rows: list[list[int | float | str]] = []
     times, games = (3, 100) if args.quick else (15, 200)
     print(f"Python {platform.python_version()} on {platform.machine()}, ", end="")
     print(f"{times} runs each (best | median), CPU time; GC on, as in real use\n")
 
     start = CLOCK()
     cold = simulate(4, 1000, seed=12345, clock=CLOCK)
+    record["cold_start_cpu_s"] = round(CLOCK() - start, 2)
     print(
         f"Cold start (fresh process, bid tables built on the way): 1,000 four-player "
         f"uniform games in {CLOCK() - start:.2f} s of CPU time "
@@ -113,20 +119,22 @@ def main(argv: list[str] | None = None) -> int:
     print("| --- | ---: | ---: |")
     for players in (3, 4, 5):
         rates = repeat(partial(scored_rate, players, games), times)
-        print(f"| {players}-player uniform games/s, played and scored | {best_and_median(rates)} |")
+        row(rows, f"{players}-player uniform games/s, played and scored", rates)
     for players in (3, 4, 5):
         rates = repeat(partial(play_only, players, games, 7), times)
-        print(f"| {players}-player uniform games/s, played only | {best_and_median(rates)} |")
+        row(rows, f"{players}-player uniform games/s, played only", rates)
     stats = simulate(4, games, seed=7)
     rates = repeat(lambda: simulate(4, games, seed=7, clock=CLOCK).actions_per_second, times)
-    print(f"| 4-player uniform actions/s, played and scored | {best_and_median(rates)} |")
+    row(rows, "4-player uniform actions/s, played and scored", rates)
     recorded = [random_game(4, seed) for seed in range(games // 2)]
     rates = repeat(lambda: replay_rate(recorded, 4), times)
-    print(f"| replay, `apply` over recorded 4-player games, actions/s | {best_and_median(rates)} |")
+    row(rows, "replay, `apply` over recorded 4-player games, actions/s", rates)
     first = record_replay_rate(recorded)
     if first is not None:
         rates = [first] + [record_replay_rate(recorded) or 0.0 for _ in range(times - 1)]
-        print(f"| `record.replay` of the same games, actions/s | {best_and_median(rates)} |")
+        row(rows, "`record.replay` of the same games, actions/s", rates)
+    record["throughput"] = table(["workload", "best", "median"], rows)
+    record["actions_per_game"] = round(stats.actions_per_game, 1)
     print(f"\n{stats.actions_per_game:.1f} actions per 4-player uniform game, reveals included.")
 
     print("\nPickled size (protocol 5) of a state:\n")
@@ -135,28 +143,55 @@ def main(argv: list[str] | None = None) -> int:
     final = new_game(4)
     for action in random_game(4, 1):
         final = apply(final, action)
-    for name, state in (("new 4-player game", new_game(4)), ("mid-game", mid_game())):
-        print(f"| {name} | {len(pickle.dumps(state, pickle.HIGHEST_PROTOCOL)):,} |")
-    print(f"| finished game | {len(pickle.dumps(final, pickle.HIGHEST_PROTOCOL)):,} |")
+    sizes: list[list[int | float | str]] = []
+    for name, state in (
+        ("new 4-player game", new_game(4)),
+        ("mid-game", mid_game()),
+        ("finished game", final),
+    ):
+        size = len(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+        sizes.append([name, size])
+        print(f"| {name} | {size:,} |")
+    record["pickled"] = table(["state", "bytes"], sizes)
 
     print("\n`legal_actions(state)` by the size of the hand (nothing bid yet):\n")
     print("| cards in hand | legal actions | µs per call | + draw one (µs) |")
     print("| ---: | ---: | ---: | ---: |")
+    hands: list[list[int | float | str]] = []
     for size in (1, 3, 5, 7, 9, 11):
         state = hand_of(size)
         n = len(legal_actions(state))
         call = micro(partial(legal_actions, state))
         draw = micro(partial(draw_middle, state))
+        hands.append([size, n, round(call, 2), round(draw, 2)])
         print(f"| {size} | {n:,} | {call:.2f} | {draw:.2f} |")
+    heads = ["cards in hand", "legal actions", "µs per call", "+ draw one (µs)"]
+    record["legal_by_hand"] = table(heads, hands)
     print("\n`legal_actions(state)` for a full hand facing a higher and higher bid:\n")
     print("| bid to beat | legal actions | µs per call |")
     print("| ---: | ---: | ---: |")
+    facing: list[list[int | float | str]] = []
     for cards in ((1,), (25,), (10, 12, 15, 20), (1, 2, 3, 4, 6, 8, 10, 12, 15, 20)):
         state = facing_bid(cards)
         n = len(legal_actions(state))
-        print(f"| {sum(cards)} | {n:,} | {micro(partial(legal_actions, state)):.2f} |")
+        call = micro(partial(legal_actions, state))
+        facing.append([sum(cards), n, round(call, 2)])
+        print(f"| {sum(cards)} | {n:,} | {call:.2f} |")
+    record["legal_facing_bid"] = table(["bid to beat", "legal actions", "µs per call"], facing)
+    record.write(
+        title="The reducer's throughput",
+        notes=f"CPU time of the process; best and median of {times} runs each, caches warm "
+        "but for the cold start (1,000 four-player games in a fresh process); `legal_actions` "
+        "timings best of 7 `timeit` runs.",
+    )
     gc.collect()
     return 0
+
+
+def row(rows: list[list[int | float | str]], name: str, rates: list[float]) -> None:
+    """Print a workload's best and median, and keep them as a row of the table."""
+    rows.append([name, round(max(rates)), round(statistics.median(rates))])
+    print(f"| {name} | {best_and_median(rates)} |")
 
 
 if __name__ == "__main__":

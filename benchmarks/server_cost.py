@@ -30,6 +30,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
+from benchmarks.figures import Recorder, table
 from services.pg_cluster import Cluster, find_binaries
 from services.server_processes import Server, serve_command
 
@@ -170,7 +171,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--connections", type=int, default=8, help="wrk's connections (8)")
     parser.add_argument("--only", action="append", choices=NAMES, default=None)
     parser.add_argument("--baseline", metavar="COMMIT", default=None)
+    parser.add_argument("--figures", metavar="PATH", help="also write the figures to PATH (JSON)")
     args = parser.parse_args(argv)
+    shown = " ".join(sys.argv[1:] if argv is None else argv)
+    record = Recorder(args.figures, f"python3 tasks.py bench-server {shown}".strip())
     if not (1 <= args.seconds <= 300 and 1 <= args.rounds <= 10 and 1 <= args.connections <= 64):
         parser.error("--seconds 1 to 300, --rounds 1 to 10, --connections 1 to 64")
     if shutil.which("wrk") is None:
@@ -213,7 +217,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         shutil.rmtree(folder, ignore_errors=True)
     print()
     print(report(results, args.baseline is not None))
+    keep(record, results, args)
     return 1 if any(r["errors"] for r in results) else 0
+
+
+def keep(record: Recorder, results: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    """Write the runs and the ratios of the server's CPU per move to the bare app's to the
+    figure file, when one was asked for."""
+    rows: list[list[int | float | str]] = [
+        [
+            r["name"],
+            r["round"],
+            round(r["moves_per_s"]),
+            round(r["p50_ms"], 2),
+            round(r["p99_ms"], 2),
+            r["errors"],
+            round(r["server_cpu_ms_per_move"], 3),
+            round(r["wrk_cpu_ms_per_move"], 3),
+        ]
+        for r in results
+    ]
+    heads = ["configuration", "round", "moves/s", "p50 ms", "p99 ms", "errors"]
+    record["runs"] = table([*heads, "server CPU ms/move", "wrk CPU ms/move"], rows)
+    by_round: dict[int, dict[str, dict[str, Any]]] = {}
+    for r in results:
+        by_round.setdefault(r["round"], {})[r["name"]] = r
+    for database in ("sqlite", "postgresql"):
+        ratios = [
+            rows_[f"server-{database}"]["server_cpu_ms_per_move"]
+            / rows_[f"bare-{database}"]["server_cpu_ms_per_move"]
+            for rows_ in by_round.values()
+            if f"server-{database}" in rows_ and f"bare-{database}" in rows_
+        ]
+        if ratios:
+            record[f"x_bare_{database}"] = round(statistics.median(ratios), 2)
+    record.write(
+        title="What a move costs the table server, beside a bare app",
+        notes=f"wrk with {args.connections} connections, {args.seconds:g} s of load a run, "
+        f"{args.rounds} interleaved rounds; x bare: the server's CPU time per move over the "
+        "bare app's, the median of the rounds' ratios.",
+        distributions=("fastapi", "starlette", "uvicorn", "sqlalchemy", "psycopg"),
+    )
 
 
 if __name__ == "__main__":

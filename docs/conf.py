@@ -18,6 +18,7 @@ from sphinx.util import logging
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "docs"))  # _made: the tables made from the code
+sys.path.insert(1, str(ROOT))  # the benchmarks, whose commands the figure files name
 
 import high_society  # noqa: E402
 
@@ -64,6 +65,8 @@ nitpick_ignore_regex = [
     # Where a shape is written (a standalone schema's $defs, a document's components):
     # internal, in the signatures of the wire's shapes.
     ("py:class", r"high_society\._shapes\.Schemas"),
+    # Internal modules (an underscore part) have no entry of their own: named as plain text.
+    ("py:mod", r"high_society(\.\w+)*\._\w+"),
     # The table's parts of one concern each, which Table's reference shows whole.
     ("py:class", r"high_society\.table\._table\._\w+"),
     # The optional adapters' frameworks have no Sphinx inventory here.

@@ -9,25 +9,35 @@
   ruling R1-R14.
 
 - The README's Python example runs, the README fits on two screens, and its links resolve.
+- The pages' own checks (``docs/_made.py``, run by the docs build) fail when they should: a
+  date, a commit hash, a hand-written option table, routes or figure on a page; a figure
+  whose source or key is missing, or shown twice; an option added to a command without its
+  table changing.
 
 The examples in the pages themselves run as doctests (``docs/conftest.py``).
 """
 
+import argparse
 import ast
 import builtins
 import enum
 import importlib
 import inspect
+import io
+import json
 import pkgutil
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
 import high_society
 from high_society import HighSocietyError
+from high_society.cli import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -514,3 +524,218 @@ def test_the_rulings_page_is_in_the_table_of_contents() -> None:
 def between_fences(text: str, directive: str) -> str:
     """The body of the first ```{directive} fence of a MyST page."""
     return text.split(f"```{directive}", 1)[1].split("```", 1)[0]
+
+
+# --- The pages' own checks (docs/_made.py): the docs build fails on each --------------------
+
+sys.path.insert(0, str(DOCS))
+made = importlib.import_module("_made")
+
+
+@pytest.mark.parametrize(
+    "path", [ROOT / "README.md", *sorted(DOCS.glob("*.md"))], ids=lambda p: p.name
+)
+def test_no_page_holds_a_date_a_hash_a_hand_written_table_or_figure(path: Path) -> None:
+    # The docs build checks the pages the same way; the README is checked here.
+    assert made.page_problems(path.read_text(encoding="utf-8")) == []
+
+
+BY_HAND = "a measured figure written by hand"
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("Measured on 2026-12-03, at night.", "a date stamp (2026-12-03)"),
+        ("The run of 3 December 2026 took long.", "a date stamp (3 December 2026)"),
+        ("From 20:21 to 20:24 UTC.", "a date stamp (20:24 UTC)"),
+        ("Before this work (commit `d53aa34`).", "a commit hash (d53aa34)"),
+        ("git show 9d2f236:src/high_society/data/learned-4p.npz", "a commit hash (9d2f236)"),
+        ("| option | default | |", "an option table written by hand"),
+        ("| `POST /api/tables` | make a table |", "a route listed by hand"),
+        ("It plays 2,056 games/s on one core.", f"{BY_HAND} (2,056 games/s)"),
+        ("A decision takes 0.05 ms of CPU.", f"{BY_HAND} (0.05 ms)"),
+        ("It wins 40.4% (37.4-43.5) of them.", f"{BY_HAND} (40.4% (37.4-4"),
+        ("The gate takes about 31 CPU s.", f"{BY_HAND} (31 CPU s)"),
+        ("OpenSpiel runs at 0.59x native speed.", f"{BY_HAND} (0.59x native"),
+    ],
+)
+def test_the_page_check_finds_what_a_page_must_not_hold(line: str, problem: str) -> None:
+    found = made.page_problems(f"# A page\n\nText.\n\n{line}\n")
+    assert [where for where, _ in found] == [5]
+    assert found[0][1].startswith(problem)
+
+
+def test_the_page_check_lets_through_what_a_page_may_hold() -> None:
+    page = "\n".join(
+        [
+            "A figure from its source: {fig}`engine:cold_start_cpu_s` CPU s, and "
+            "{fig}`server:x_bare_sqlite`.",
+            "An id of 2,058 actions, the hex `#ff0000`, a token of 43 characters, R14.",
+            "Bounds, not measurements: a body within 10 seconds, 4,096 bytes, 30 days.",
+            "```text",
+            "search      47.2%    42.4%-52.1%    0.0%     29.0%   13.16      66.9 ms",
+            "2026-12-03 in a program's output",
+            "```",
+        ]
+    )
+    # A date stamp is one everywhere, a program's output included: the changelog dates.
+    assert [(line, problem.split(" (")[0]) for line, problem in made.page_problems(page)] == [
+        (6, "a date stamp")
+    ]
+
+
+def build(tmp_path: Path, pages: dict[str, str], figures: dict[str, object]) -> str:
+    """Build a tiny Sphinx project with ``_made`` (``pages``: name to MyST text, the first
+    the root; ``figures``: source name to its JSON value) and return its warnings."""
+    from sphinx.application import Sphinx
+    from sphinx.util.docutils import docutils_namespace, patch_docutils
+
+    source = tmp_path / "src"
+    folder = tmp_path / "figures"
+    source.mkdir(parents=True)
+    folder.mkdir(parents=True)
+    for name, value in figures.items():
+        (folder / f"{name}.json").write_text(json.dumps(value), encoding="utf-8")
+    names = list(pages)
+    toctree = "\n```{toctree}\n" + "\n".join(names[1:]) + "\n```\n" if names[1:] else ""
+    for i, (name, text) in enumerate(pages.items()):
+        (source / f"{name}.md").write_text(text + (toctree if i == 0 else ""), encoding="utf-8")
+    (source / "conf.py").write_text(
+        f"extensions = ['myst_parser', '_made']\nroot_doc = {names[0]!r}\n"
+        f"made_figures = {str(folder)!r}\n",
+        encoding="utf-8",
+    )
+    warnings = io.StringIO()
+    with patch_docutils(str(source)), docutils_namespace():
+        app = Sphinx(
+            str(source),
+            str(source),
+            str(tmp_path / "out"),
+            str(tmp_path / "doctrees"),
+            "html",
+            status=None,
+            warning=warnings,
+            freshenv=True,
+        )
+        app.build()
+    return warnings.getvalue()
+
+
+def source(**figures: object) -> dict[str, object]:
+    """A figure source, as a benchmark writes one."""
+    return {
+        "title": "A measurement",
+        "command": "python -m benchmarks.report --quick",
+        "notes": "A note.",
+        "versions": {"python": "3.11.7"},
+        "machine": "2 cores",
+        "load": [],
+        "figures": figures,
+    }
+
+
+FIGURE_PAGE = "# Speed\n\nIt plays {fig}`engine:rate` games a second.\n"
+SOURCES_PAGE = "# Measurements\n\n```{fig-source} engine\n```\n"
+
+
+def test_a_figure_from_its_source_builds_and_links_to_its_command(tmp_path: Path) -> None:
+    pages = {"index": FIGURE_PAGE, "m": SOURCES_PAGE}
+    assert build(tmp_path, pages, {"engine": source(rate=3089)}) == ""
+    html = (tmp_path / "out" / "index.html").read_text(encoding="utf-8")
+    assert "3,089" in html
+    assert 'href="m.html#figures-engine"' in html
+    listed = (tmp_path / "out" / "m.html").read_text(encoding="utf-8")
+    assert "benchmarks.report" in listed
+
+
+def test_the_build_fails_on_a_figure_whose_source_is_missing(tmp_path: Path) -> None:
+    warnings = build(tmp_path, {"index": FIGURE_PAGE}, {})
+    assert "no figure source engine" in warnings
+
+
+def test_the_build_fails_on_a_figure_whose_key_is_missing(tmp_path: Path) -> None:
+    pages = {"index": FIGURE_PAGE, "m": SOURCES_PAGE}
+    warnings = build(tmp_path, pages, {"engine": source(games=3089)})
+    assert "engine.json has no figure 'rate'" in warnings
+    assert "figure engine:games is shown by no page" in warnings
+
+
+def test_the_build_fails_on_a_figure_shown_twice_or_a_source_whose_command_is_gone(
+    tmp_path: Path,
+) -> None:
+    gone = {**source(rate=1), "command": "python -m benchmarks.no_such_benchmark"}
+    pages = {"index": FIGURE_PAGE, "again": FIGURE_PAGE, "m": SOURCES_PAGE}
+    warnings = build(tmp_path, pages, {"engine": gone})
+    assert "runs benchmarks.no_such_benchmark, which does not exist" in warnings
+    (tmp_path / "figures" / "engine.json").write_text(json.dumps(source(rate=1)))
+    assert made.shown_problems(
+        {"figures": {"engine:rate": ["index", "again"]}, "sources": {"engine": ["m"]}},
+        tmp_path / "figures",
+    ) == ["figure engine:rate is shown 2 times (again, index): show it once and link to it"]
+
+
+def test_the_build_fails_when_a_date_is_added_to_a_page(tmp_path: Path) -> None:
+    dated = FIGURE_PAGE + "\nMeasured on 2026-12-03.\n"
+    warnings = build(tmp_path, {"index": dated, "m": SOURCES_PAGE}, {"engine": source(rate=1)})
+    assert "index.md:5: WARNING: a date stamp (2026-12-03)" in warnings
+
+
+def planted_parser() -> Any:
+    """The command line's parser with one more option for ``demo``: ``--planted``."""
+    parser = build_parser()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            action.choices["demo"].add_argument("--planted", help="an option added today")
+    return parser
+
+
+def option_pages() -> dict[str, str]:
+    tables = "\n".join(f"```{{cli-options}} {name}\n```\n" for name in made.subcommands())
+    return {"index": "# Commands\n\n" + tables}
+
+
+def test_an_option_added_to_a_command_changes_its_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert build(tmp_path / "before", option_pages(), {}) == ""
+    before = (tmp_path / "before" / "out" / "index.html").read_text(encoding="utf-8")
+    monkeypatch.setattr(made, "build_parser", planted_parser)
+    assert build(tmp_path / "after", option_pages(), {}) == ""
+    after = (tmp_path / "after" / "out" / "index.html").read_text(encoding="utf-8")
+    assert "--planted" not in before
+    assert "--planted" in after
+    assert "an option added today" in after
+
+
+def test_the_build_fails_on_an_option_table_written_by_hand(tmp_path: Path) -> None:
+    # A table written by hand would not change with the parser: it is refused outright.
+    rows = "\n".join(made.option_rows(made._subparser("demo")))
+    page = option_pages()["index"] + "\n## demo, by hand\n\n" + rows + "\n"
+    warnings = build(tmp_path, {"index": page}, {})
+    assert "an option table written by hand: use cli-options" in warnings
+
+
+def test_the_build_fails_on_a_command_whose_options_no_page_shows(tmp_path: Path) -> None:
+    warnings = build(tmp_path, {"index": "# Commands\n\n```{cli-options} demo\n```\n"}, {})
+    assert "high-society serve's options are shown by no page (cli-options)" in warnings
+
+
+def test_the_api_routes_shown_are_the_servers_own() -> None:
+    # server-routes lists every route the app serves, from its declarations.
+    from high_society.server._routers import anyone, seats, tables, watching
+
+    declared = {
+        made.route_name(route)
+        for module in (tables, seats, watching, anyone)
+        for route in module.api.router.routes
+    }
+    assert {made.route_name(route) for route in made.api_routes()} == declared
+    assert "POST /api/tables/ID/actions" in declared
+
+
+def test_the_tasks_shown_are_the_ones_tasks_py_runs() -> None:
+    names = made.task_names()
+    assert {"setup", "test", "docs", "bench", "bench-server", "train"} <= set(names)
+    tasks = (ROOT / "tasks.py").read_text(encoding="utf-8")
+    assert all(f'"{name}"' in tasks for name in names)

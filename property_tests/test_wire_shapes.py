@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs; a dev dependency only
+import pytest
 import referencing
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -151,31 +152,22 @@ def _agree(shape: Named[Any], value: Any) -> None:
         assert any(rule in refused.message for rule in rules), (value, refused)
 
 
-@settings(max_examples=60)
-@given(st.data())
-def test_a_move_is_read_exactly_when_its_schema_takes_it(data: st.DataObject) -> None:
-    value = data.draw(_valid(wire.MOVE.shape))
-    _agree(wire.MOVE, value)
+def _agrees_with_every_fault(shape: Named[Any], data: st.DataObject) -> None:
+    """A value the shape takes, and each of its one-fault variants: read exactly when the
+    schema takes it."""
+    value = data.draw(_valid(shape.shape))
+    _agree(shape, value)
     for fault in _faults(value):
-        _agree(wire.MOVE, fault)
+        _agree(shape, fault)
 
 
+@pytest.mark.parametrize("shape", [wire.MOVE, wire.NEW_TABLE, wire.JOIN_TABLE], ids=str)
 @settings(max_examples=60)
-@given(st.data())
-def test_a_new_table_is_read_exactly_when_its_schema_takes_it(data: st.DataObject) -> None:
-    value = data.draw(_valid(wire.NEW_TABLE.shape))
-    _agree(wire.NEW_TABLE, value)
-    for fault in _faults(value):
-        _agree(wire.NEW_TABLE, fault)
-
-
-@settings(max_examples=60)
-@given(st.data())
-def test_a_join_is_read_exactly_when_its_schema_takes_it(data: st.DataObject) -> None:
-    value = data.draw(_valid(wire.JOIN_TABLE.shape))
-    _agree(wire.JOIN_TABLE, value)
-    for fault in _faults(value):
-        _agree(wire.JOIN_TABLE, fault)
+@given(data=st.data())
+def test_a_request_is_read_exactly_when_its_schema_takes_it(
+    shape: Named[Any], data: st.DataObject
+) -> None:
+    _agrees_with_every_fault(shape, data)
 
 
 @settings(max_examples=60)
@@ -185,7 +177,4 @@ def test_a_payload_shaped_value_is_read_exactly_when_its_schema_takes_it(
 ) -> None:
     # The readers of what is sent are the tests' own: they too agree with the schemas.
     for shape in (wire.TABLE_INFO, wire.MOVE_ACCEPTED, wire.ERROR, wire.PUBLIC_PLAYER):
-        value = data.draw(_valid(shape.shape))
-        _agree(shape, value)
-        for fault in _faults(value):
-            _agree(shape, fault)
+        _agrees_with_every_fault(shape, data)

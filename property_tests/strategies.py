@@ -32,6 +32,7 @@ from high_society import (
     result,
     sort_cards,
 )
+from high_society.table import Seat, Table
 
 T = TypeVar("T")
 Draw = Callable[[st.SearchStrategy[T]], T]
@@ -260,3 +261,24 @@ def near_misses(draw: st.DrawFn, state: GameState) -> Action:
 
 
 _STATUS_CARDS = st.sampled_from(StatusCard)
+
+
+@st.composite
+def tables(draw: st.DrawFn, names: st.SearchStrategy[str] | None = None) -> Table:
+    """A table (3 to 5 seats, the first a person's, the others heuristic bots') with a
+    random shuffle, played by the steered policy for a random number of actions; its
+    seats named ``P0``, ``P1`` ... or drawn from ``names``."""
+    players = draw(st.integers(3, 5))
+    named = [f"P{i}" for i in range(players)]
+    if names is not None:
+        named = draw(st.lists(names, min_size=players, max_size=players, unique=True))
+    seats = [Seat(name, None if i == 0 else "heuristic") for i, name in enumerate(named)]
+    table = Table(seats, seed=draw(st.integers(0, 2**32)))
+    for _ in range(draw(st.integers(0, 160))):
+        if table.is_over:
+            break
+        if table.state.phase.value == "reveal":
+            table.reveal()
+        else:
+            table.play(choose_action(draw, table.state))
+    return table

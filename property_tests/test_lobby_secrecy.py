@@ -36,7 +36,7 @@ _CLOCKS = st.one_of(
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> dict[str, Any]:
+def new_tables(draw: st.DrawFn) -> dict[str, Any]:
     """A request to make a table, and whether a stranger then joins its open seats."""
     players = draw(st.integers(3, 5))
     kinds = draw(
@@ -69,7 +69,7 @@ def tables(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @settings(max_examples=12)
-@given(st.lists(tables(), min_size=1, max_size=4))
+@given(st.lists(new_tables(), min_size=1, max_size=4))
 def test_the_lobby_shows_only_listed_tables_public_parts(made: list[dict[str, Any]]) -> None:
     with TemporaryDirectory() as folder:
         url = f"sqlite:///{Path(folder) / 't.sqlite3'}"

@@ -35,28 +35,12 @@ from high_society.table import (
     spectator_payload,
     spectator_payload_schema,
 )
-from property_tests.strategies import choose_action
+from property_tests.strategies import choose_action, tables
 
 _REGISTRY = referencing.Registry().with_resource(
     "urn:high-society:action:v1", referencing.Resource.from_contents(action_schema())
 )
 _VALIDATOR = jsonschema.Draft202012Validator(payload_schema(), registry=_REGISTRY)
-
-
-@st.composite
-def tables(draw: st.DrawFn) -> Table:
-    """A table with a random shuffle, played for a random number of actions."""
-    players = draw(st.integers(3, 5))
-    seats = [Seat(f"P{i}", None if i == 0 else "heuristic") for i in range(players)]
-    table = Table(seats, seed=draw(st.integers(0, 2**32)))
-    for _ in range(draw(st.integers(0, 160))):
-        if table.is_over:
-            break
-        if table.state.phase.value == "reveal":
-            table.reveal()
-        else:
-            table.play(choose_action(draw, table.state))
-    return table
 
 
 def keys(value: JSON, path: str = "$") -> Iterator[tuple[str, JSON]]:

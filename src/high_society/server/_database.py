@@ -10,10 +10,10 @@ SQLAlchemy's pool: SQLAlchemy's own execution (its compile cache, contexts and r
 objects) costs several times what a statement does on SQLite.
 """
 
+import asyncio
 import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import Future
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -221,11 +221,11 @@ class Database:
         with self._transaction() as cursor:
             return job(cursor)
 
-    def write_soon(self, job: Callable[[Cursor], T]) -> "Future[T] | None":
-        """On SQLite, :meth:`write` without waiting: the future of ``job``'s value once
-        committed (its error, if it failed); ``None`` on PostgreSQL, where a write is made
-        by the calling thread (:meth:`write`)."""
-        return None if self._writer is None else self._writer.submit(job)
+    def write_soon(self, job: Callable[[Cursor], T]) -> "asyncio.Future[T] | None":
+        """On SQLite, :meth:`write` without waiting, from an event loop's thread: the loop's
+        future of ``job``'s value once committed (its error, if it failed); ``None`` on
+        PostgreSQL, where a write is made by the calling thread (:meth:`write`)."""
+        return None if self._writer is None else self._writer.soon(job)
 
     def connect_args(self) -> tuple[Sequence[Any], dict[str, Any]]:
         """What the driver's ``connect`` takes for this database (for a connection of

@@ -48,9 +48,10 @@ class Game:
         found = self.payloads.get(key)
         if found is None:
             table = self.table
-            found = fast_json(
-                table.payload(seat, since) if seat >= 0 else table.spectator_payload(since)
-            )
+            if seat >= 0:
+                found = table.payload_json(seat, since)
+            else:
+                found = fast_json(table.spectator_payload(since))
             if len(self.payloads) >= _PAYLOADS_PER_TABLE:
                 self.payloads.clear()
             self.payloads[key] = found

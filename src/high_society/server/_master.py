@@ -153,7 +153,7 @@ class Master:
         append = Append(
             table_id, before, texts, seats, status, waiting.value, clock, since, deadline
         )
-        if not await asyncio.wrap_future(self._store.history.commit(append)):
+        if not await self._store.history.commit(append):
             self.games.forget(table_id)
             return False
         self.games.keep(table_id, Game(table, bot_seed))

@@ -12,12 +12,13 @@ twice. On PostgreSQL each committed action also sends ``NOTIFY hs_actions, 'TABL
 ACTION'``, delivered when the transaction commits to every process that listens.
 """
 
+import asyncio
 import logging
 import sqlite3
 import threading
 import time
 from collections.abc import Iterable, Sequence
-from concurrent.futures import Executor, Future
+from concurrent.futures import Executor
 from pathlib import Path
 
 import attrs
@@ -163,12 +164,14 @@ class History:
             return _append_pg(self._db, append)
         return self._db.write(lambda cursor: _append(cursor, append))
 
-    def commit(self, append: Append) -> "Future[bool]":
-        """:meth:`append` without blocking the caller: the future of whether it was
-        committed, settled once it is durable (on SQLite by the writer thread, with the
-        process's other writes; on PostgreSQL by a thread of the store's)."""
+    async def commit(self, append: Append) -> bool:
+        """:meth:`append`, awaited in an event loop without blocking it: whether it was
+        committed, once it is durable (on SQLite by the writer thread, with the process's
+        other writes; on PostgreSQL by a thread of the store's)."""
         queued = self._db.write_soon(lambda cursor: _append(cursor, append))
-        return queued if queued is not None else self._io.submit(self.append, append)
+        if queued is None:
+            return await asyncio.wrap_future(self._io.submit(self.append, append))
+        return await queued
 
 
 def _append_pg(database: Database, append: Append) -> bool:

@@ -4,8 +4,10 @@ built from what its receiver may know and nothing else; their shapes are
 :mod:`high_society.wire`'s (``SEAT_PAYLOAD``, ``SPECTATOR_PAYLOAD``, ``REPLAY_STEP``).
 """
 
+import json
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 import attrs
 
@@ -26,13 +28,19 @@ from high_society.state import GameState, Phase
 from high_society.table._seats import Seat
 from high_society.text import narrate
 
+K = TypeVar("K")
+Cards = tuple[int, ...]
+
 __all__ = [
+    "BID_TEXTS",
+    "BidTexts",
     "Public",
     "built_payload",
     "public_view",
     "replay_steps",
     "seat_payload",
     "sent",
+    "sent_text",
     "spectator_payload",
     "to_act_json",
 ]
@@ -155,8 +163,44 @@ def sent(
     """A seat's payload (``seat``) or a spectator's (``None``), ``shown`` the view, with the
     table's ``clock`` (``None``: none)."""
     state = public.state
-    actor = to_act(state)
-    history = public.history
+    acting = _acting(state, seat)
+    legal = None if acting is None else _legal(state, acting)
+    return {
+        **_before_legal(shown, seat, seats, public),
+        "legal": legal,
+        **_after_legal(since, public, clock),
+    }
+
+
+def sent_text(
+    shown: JSONObject,
+    seat: int | None,
+    seats: Sequence[Seat],
+    since: int,
+    public: Public,
+    clock: "JSONObject | None" = None,
+) -> bytes:
+    """:func:`sent` as compact JSON text in UTF-8, the same bytes as
+    ``json.dumps(sent(...), ensure_ascii=False, separators=(",", ":")).encode()``, made
+    faster: the legal bids, most of a payload, are told from text kept per seat and hand."""
+    state = public.state
+    acting = _acting(state, seat)
+    legal = "null" if acting is None else _legal_text(state, acting)
+    head = _dumps(_before_legal(shown, seat, seats, public))
+    tail = _dumps(_after_legal(since, public, clock))
+    return f'{head[:-1]},"legal":{legal},{tail[1:]}'.encode()
+
+
+def _acting(state: GameState, seat: int | None) -> int | None:
+    """``seat`` if it must act in ``state``, else ``None`` (a spectator never acts)."""
+    return seat if seat is not None and to_act(state) == seat else None
+
+
+def _before_legal(
+    shown: JSONObject, seat: int | None, seats: Sequence[Seat], public: Public
+) -> JSONObject:
+    """A payload's keys before ``legal``, in order."""
+    state = public.state
     return {
         "seat": seat,
         "players": [{"name": s.name, "bot": s.bot} for s in seats],
@@ -166,9 +210,15 @@ def sent(
         "highest_bidder": _highest_bidder(state),
         "min_bid_total": min_bid_total(state),
         "revealed": [*public.revealed],
-        "legal": _legal(state, actor) if seat is not None and actor == seat else None,
+    }
+
+
+def _after_legal(since: int, public: Public, clock: "JSONObject | None") -> JSONObject:
+    """A payload's keys after ``legal``, in order."""
+    state = public.state
+    return {
         "since": since,
-        "history": [action_to_json(action) for action in history[since:]],
+        "history": [action_to_json(action) for action in public.history[since:]],
         "log": [
             {"number": number, "text": text}
             for number, text in public.log[bisect_left(public.log, (since,)) :]
@@ -274,29 +324,120 @@ def _steps(players: int, history: Sequence[Action]) -> Iterator[Step]:
         state = after
 
 
-def _legal(state: GameState, seat: int) -> JSONObject:
-    """The legal actions of ``seat``, each as it is sent (:data:`~high_society.wire.LEGAL`)."""
+@attrs.frozen
+class _Legal:
+    """What a payload's ``legal`` says, before it is told: ``passing`` (the ``Pass``, in
+    JSON, or ``None``), the ``discards`` in JSON, and the bids: every face-up total the
+    seat can reach from its ``face_up`` bid, the fewest cards that reach it
+    (``fewest[start:]`` of its ``hand``'s table, each ``(added, cards)``)."""
+
+    count: int
+    passing: "JSONObject | None"
+    discards: list[JSON]
+    hand: frozenset[int]
+    face_up: int
+    fewest: tuple[tuple[int, Cards], ...] = ()
+    start: int = 0
+
+
+def _legal_of(state: GameState, seat: int) -> _Legal:
     legal = LegalActions(state)
+    player = state.players[seat]
     if state.phase is Phase.DISCARD:
         discards: list[JSON] = [action_to_json(a) for a in legal if isinstance(a, Discard)]
-        return {"count": len(legal), "pass": None, "bids": [], "discards": discards}
-    face_up = state.players[seat].bid
-    legal_bids = legal.bids()
-    bids: list[JSON] = []
-    if legal_bids:
-        # The legal bids are every subset of the hand adding at least the first one's total.
-        fewest = fewest_cards(state.players[seat].hand)
-        bids = [
-            {"total": face_up + added, "action": bid_json(seat, [*cards])}
-            for added, cards in fewest[bisect_left(fewest, (legal_bids[0].total,)) :]
-        ]
+        return _Legal(len(legal), None, discards, player.hand, player.bid)
     passing = Pass(seat)
+    told = action_to_json(passing) if passing in legal else None
+    legal_bids = legal.bids()
+    if not legal_bids:
+        return _Legal(len(legal), told, [], player.hand, player.bid)
+    # The legal bids are every subset of the hand adding at least the first one's total.
+    fewest = fewest_cards(player.hand)
+    start = bisect_left(fewest, (legal_bids[0].total,))
+    return _Legal(len(legal), told, [], player.hand, player.bid, fewest, start)
+
+
+def _legal(state: GameState, seat: int) -> JSONObject:
+    """The legal actions of ``seat``, each as it is sent (:data:`~high_society.wire.LEGAL`)."""
+    legal = _legal_of(state, seat)
     return {
-        "count": len(legal),
-        "pass": action_to_json(passing) if passing in legal else None,
-        "bids": bids,
-        "discards": [],
+        "count": legal.count,
+        "pass": legal.passing,
+        "bids": [_bid_entry(seat, legal.face_up, *bid) for bid in legal.fewest[legal.start :]],
+        "discards": legal.discards,
     }
+
+
+def _legal_text(state: GameState, seat: int) -> str:
+    """:func:`_legal` as compact JSON text, its bids from :data:`BID_TEXTS`."""
+    legal = _legal_of(state, seat)
+    head = _dumps({"count": legal.count, "pass": legal.passing})
+    told: Sequence[str] = ()
+    if legal.fewest:  # else no bid is legal
+        told = BID_TEXTS.entries(seat, legal.face_up, legal.hand, legal.fewest)[legal.start :]
+    return f'{head[:-1]},"bids":[{",".join(told)}],"discards":{_dumps(legal.discards)}}}'
+
+
+def _bid_entry(seat: int, face_up: int, added: int, cards: Cards) -> JSONObject:
+    """One entry of ``legal.bids``: the total face up after it, and the bid as it is sent."""
+    return {"total": face_up + added, "action": bid_json(seat, [*cards])}
+
+
+class BidTexts:
+    """The text of each entry of a payload's legal bids (:func:`_bid_entry`), kept by seat,
+    face-up bid and hand, and made from the text of each bid, kept by seat and hand. The
+    bids are most of a payload, and a seat is often sent the same ones again: each round
+    opens at a face-up bid of 0, mostly with the hand of the round before. At most
+    ``limit`` of each are kept (a few MiB at the default): each is cleared when full."""
+
+    def __init__(self, limit: int = 512) -> None:
+        self.limit = limit
+        self._entries: dict[tuple[int, int, frozenset[int]], tuple[str, ...]] = {}
+        self._bids: dict[tuple[int, frozenset[int]], tuple[str, ...]] = {}
+
+    def __len__(self) -> int:
+        """How many texts of entries and of bids are kept."""
+        return len(self._entries) + len(self._bids)
+
+    def clear(self) -> None:
+        """Forget every text kept."""
+        self._entries.clear()
+        self._bids.clear()
+
+    def entries(
+        self, seat: int, face_up: int, hand: frozenset[int], fewest: Sequence[tuple[int, Cards]]
+    ) -> tuple[str, ...]:
+        """The text of :func:`_bid_entry` for each of ``fewest``, ``hand``'s fewest cards
+        (``tests/test_table_payloads.py`` holds it to ``json.dumps`` of the entry)."""
+        found = self._entries.get((seat, face_up, hand))
+        if found is None:
+            bids = self._bids.get((seat, hand))
+            if bids is None:
+                made = tuple(_dumps(bid_json(seat, [*cards])) for _, cards in fewest)
+                bids = self._kept(self._bids, (seat, hand), made)
+            told = (
+                f'{{"total":{face_up + added},"action":{bid}}}'
+                for (added, _), bid in zip(fewest, bids, strict=True)
+            )
+            found = self._kept(self._entries, (seat, face_up, hand), tuple(told))
+        return found
+
+    def _kept(
+        self, texts: dict[K, tuple[str, ...]], key: K, value: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        if len(texts) >= self.limit:
+            texts.clear()
+        texts[key] = value
+        return value
+
+
+#: The texts every table's payloads are told from.
+BID_TEXTS = BidTexts()
+
+
+def _dumps(value: JSON) -> str:
+    """Compact JSON text, as a server sends it."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _result(state: GameState) -> JSONObject:

@@ -335,6 +335,26 @@ def test_numbers_from_clients_are_ascii_digits_only(client: TestClient) -> None:
         assert client.get(f"/api/tables/{table}/payload", headers=header).status_code == 400
 
 
+def test_since_reads_the_same_plain_escaped_or_among_other_parameters(client: TestClient) -> None:
+    table, tokens = make(client)
+    got = client.get(f"/api/tables/{table}/payload", headers=auth(tokens[0])).json()
+    number = got["number"]
+    assert 1 <= number <= 9  # one digit: %3N escapes it
+    seen = {
+        query: client.get(f"/api/tables/{table}/payload?{query}", headers=auth(tokens[0])).json()
+        for query in (
+            f"since={number}",
+            f"since=%3{number}",
+            f"x=1&since={number}",
+            f"since={number}&x=",
+        )
+    }
+    assert all(answer["since"] == number for answer in seen.values()), seen
+    for query in ("since=1%2B", "since=+1", "since=1&since=x", "since=1;"):
+        answer = client.get(f"/api/tables/{table}/payload?{query}", headers=auth(tokens[0]))
+        assert (answer.status_code, answer.json()["path"]) == (400, "$.since"), query
+
+
 def test_every_error_has_the_one_shape_unknown_paths_and_methods_too(client: TestClient) -> None:
     for method, path, status, kind in (
         ("GET", "/api/nothing", 404, "not_found"),

@@ -156,14 +156,22 @@ class Master:
         if not await self._store.history.commit(append):
             self.games.forget(table_id)
             return False
-        self.games.keep(table_id, Game(table, bot_seed))
+        self.moved_on(table_id, Game(table, bot_seed))
+        return True
+
+    def moved_on(self, table_id: str, game: Game) -> None:
+        """The table is ``game`` now, committed (just made, or played on): keep it as its
+        latest copy, and let its bots or dealer play, its clock run, or its record be
+        written."""
+        self.games.keep(table_id, game)
+        table = game.table
+        waiting = table.waiting_for
         if waiting in (Waiting.BOT, Waiting.CHANCE):
             self.autoplay.schedule(table_id)
-        elif deadline is not None:
-            self.autoplay.expire_at(table_id, deadline)
+        elif table.deadline is not None:
+            self.autoplay.expire_at(table_id, table.deadline)
         elif table.is_over and self._records is not None:
             self._tasks.spawn(self._write_record(table_id, table))
-        return True
 
     async def _write_record(self, table_id: str, table: Table) -> None:
         """Write a finished game's record to the records folder."""

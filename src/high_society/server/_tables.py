@@ -16,6 +16,7 @@ from collections.abc import Sequence
 import attrs
 
 from high_society.server._auth import Keys, derived_token, hash_token, new_token
+from high_society.server._games import Game
 from high_society.server._limits import Rate
 from high_society.server._master import Master, action_text, clock_columns
 from high_society.server._store import Conflict, Lobby, Opening, SeatRow, Store
@@ -101,15 +102,15 @@ class Tables:
         rows, tokens = _rows(new.seats)
         full = all(row.kind != "open" for row in rows)
         control = new.clock or TimeControl()
-        opening = _opening(rows, control) if full else None
+        opening, table = _opening(rows, control) if full else (None, None)
         clock = _clock_text(control, len(rows))
         seed = secrets.randbits(62)
         create = functools.partial(self._store.seats.create, clock=clock, listed=new.listed)
         await self._store.call(create, table_id, rows, seed, opening, self._max_tables)
-        if full:
+        if table is not None:
             hashes = {row.token_hash: row.seat for row in rows if row.token_hash is not None}
             self._keys.keep(table_id, hashes)
-            self._master.schedule([table_id])
+            self._master.moved_on(table_id, Game(table, seed))
         return Created(table_id, full, tuple(tokens))
 
     async def join(self, table_id: str, name: str) -> tuple[int, str]:
@@ -156,22 +157,23 @@ class Tables:
         if found is None:
             self._may_make(address)
         rows = _rematch_rows(seats)
-        control = game.table.clocks.control
+        opening, table = _opening(rows, game.table.clocks.control)
+        seed = secrets.randbits(62)
         made_id, started = await self._store.call(
             self._store.seats.rematch,
             table_id,
             new_id,
             rows,
-            secrets.randbits(62),
+            seed,
             new_seat,
             hash_token(new_token),
-            _opening(rows, control),
+            opening,
             self._max_tables,
         )
         if made_id != new_id:  # another ask made it first, meanwhile: claim there
             return await self.rematch(table_id, token, address)
         if started:
-            self._started(made_id)
+            self._master.moved_on(made_id, Game(table, seed))
         return Rematch(made_id, new_seat, new_token)
 
     async def start(self, table_ids: Sequence[str]) -> None:
@@ -184,14 +186,11 @@ class Tables:
                 if lobby.clock is None
                 else CLOCK.read(json.loads(lobby.clock)).control
             )
-            opening = _opening(lobby.seats, control)
+            opening, _ = _opening(lobby.seats, control)
             if await self._store.call(self._store.seats.start, table_id, opening):
-                self._started(table_id)
-
-    def _started(self, table_id: str) -> None:
-        """A table that started now: read back when first needed; its dealer or bots play."""
-        self._master.games.forget(table_id)
-        self._master.schedule([table_id])
+                # Read back when first needed (its bots' seed is the store's).
+                self._master.games.forget(table_id)
+                self._master.schedule([table_id])
 
     async def lobby(self, table_id: str) -> Lobby:
         """The table's public description.
@@ -233,10 +232,10 @@ def _rematch_rows(seats: Sequence[Seat]) -> list[SeatRow]:
     ]
 
 
-def _opening(rows: Sequence[SeatRow], control: TimeControl) -> Opening:
+def _opening(rows: Sequence[SeatRow], control: TimeControl) -> tuple[Opening, Table]:
     """The start of a table whose seats ``rows`` are all taken, with the clock ``control``:
     a new table of them, shuffled (``secrets``), its setup (the snapshot without actions:
-    the seats and the secret order) and the first card dealt, now."""
+    the seats and the secret order) and the first card dealt, now; and that table."""
     table = Table([Seat(str(row.name), row.bot) for row in rows], time_control=control)
     snapshot = table.snapshot()
     snapshot["actions"] = []
@@ -244,7 +243,7 @@ def _opening(rows: Sequence[SeatRow], control: TimeControl) -> Opening:
     setup = json.dumps(snapshot, separators=(",", ":"))
     status = "over" if table.is_over else "playing"
     texts = tuple(action_text(a) for a in dealt)
-    return Opening(setup, texts, status, table.waiting_for.value, *clock_columns(table))
+    return Opening(setup, texts, status, table.waiting_for.value, *clock_columns(table)), table
 
 
 def _clock_text(control: TimeControl, players: int) -> str | None:

@@ -33,10 +33,19 @@ TABLE_ID: Param[str] = Param(
 )
 
 
+#: What makes a query more than ``since=VALUE``: another parameter, or an escape.
+_MORE = frozenset(b"&%+")
+
+
 def _since(request: Request) -> int:
     """The first action of the history wanted: ``?since=N``, else the ``Last-Event-ID``
     header (a reconnecting event stream's), else 0."""
-    text = request.query_params.get("since")
+    query: bytes = request.scope["query_string"]
+    text: str | None
+    if query.startswith(b"since=") and not _MORE.intersection(query):
+        text = query[6:].decode("latin-1")  # the query's parse, without making the mapping
+    else:
+        text = request.query_params.get("since")
     if text is None:
         text = header(request, b"last-event-id")
     if text is None or text == "":

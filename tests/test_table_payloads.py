@@ -36,7 +36,7 @@ def test_the_same_hand_at_two_face_up_bids_and_two_seats_is_told_apart() -> None
     fewest = fewest_cards(hand)
     for seat, face_up in [(0, 0), (0, 8), (1, 8), (1, 0), (0, 0)]:
         told = texts.entries(seat, face_up, hand, fewest)
-        assert told == tuple(_entry(seat, face_up, *bid) for bid in fewest)
+        assert told == tuple(_entry(seat, face_up, *bid).encode() for bid in fewest)
 
 
 def test_the_kept_text_is_bounded() -> None:
@@ -50,14 +50,17 @@ def test_the_kept_text_is_bounded() -> None:
     assert len(texts) == 0
 
 
-def test_a_timed_table_and_a_finished_game_are_told_as_their_payloads() -> None:
+@pytest.mark.parametrize("fast", [False, True], ids=["dumps_json", "orjson"])
+def test_a_timed_table_and_a_finished_game_are_told_as_their_payloads(fast: bool) -> None:
+    dumps = pytest.importorskip("orjson").dumps if fast else None
     table = Table(_SEATS, seed=4, time_control=TimeControl(bank=30.25, increment=2.5))
     table.deal(now=1_700_000_000.125)
     bots = {1: SeatOnly(HeuristicBot(1)), 2: SeatOnly(HeuristicBot(2))}
     while not table.is_over:
         for seat in range(3):
             since = table.number // 2
-            assert table.payload_json(seat, since) == _told(table.payload(seat, since)).encode()
+            told = _told(table.payload(seat, since)).encode()
+            assert table.payload_json(seat, since, dumps=dumps) == told
         shown: Any = table.payload(0)  # JSON, read as a client reads it
         legal = shown["legal"]
         if legal is not None:  # a legal action, sent back as it came
@@ -68,4 +71,4 @@ def test_a_timed_table_and_a_finished_game_are_told_as_their_payloads() -> None:
             table.submit(0, {"action": action}, now=1_700_000_001.5)
         table.advance(bots, now=1_700_000_002.75)
     assert table.payload(0)["result"] is not None
-    assert table.payload_json(0) == _told(table.payload(0)).encode()
+    assert table.payload_json(0, dumps=dumps) == _told(table.payload(0)).encode()

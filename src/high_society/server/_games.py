@@ -49,7 +49,7 @@ class Game:
         if found is None:
             table = self.table
             if seat >= 0:
-                found = table.payload_json(seat, since)
+                found = table.payload_json(seat, since, dumps=fast_json)
             else:
                 found = fast_json(table.spectator_payload(since))
             if len(self.payloads) >= _PAYLOADS_PER_TABLE:

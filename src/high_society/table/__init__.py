@@ -60,7 +60,13 @@ Accepted(action=Bid(seat=0, cards=frozenset({2})), number=1, duplicate=False)
 
 from high_society._clock import Clocks, SeatClock, TimeControl, default_action
 from high_society._json import JSONObject
-from high_society.table._payloads import replay_steps, seat_payload, spectator_payload, to_act_json
+from high_society.table._payloads import (
+    dumps_json,
+    replay_steps,
+    seat_payload,
+    spectator_payload,
+    to_act_json,
+)
 from high_society.table._seats import MAX_BOT_LENGTH, Seat, rematch_seats
 from high_society.table._table import (
     FORMAT,
@@ -104,6 +110,7 @@ __all__ = [
     "Waiting",
     "check_name",
     "default_action",
+    "dumps_json",
     "payload_schema",
     "read_move",
     "refusal_schema",

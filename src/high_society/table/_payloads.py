@@ -6,7 +6,7 @@ built from what its receiver may know and nothing else; their shapes are
 
 import json
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 import attrs
@@ -30,12 +30,15 @@ from high_society.text import narrate
 
 K = TypeVar("K")
 Cards = tuple[int, ...]
+#: An encoder of JSON values as :func:`dumps_json` tells them.
+Dumps = Callable[[JSON], bytes]
 
 __all__ = [
     "BID_TEXTS",
     "BidTexts",
     "Public",
     "built_payload",
+    "dumps_json",
     "public_view",
     "replay_steps",
     "seat_payload",
@@ -179,16 +182,24 @@ def sent_text(
     since: int,
     public: Public,
     clock: "JSONObject | None" = None,
+    dumps: "Dumps | None" = None,
 ) -> bytes:
-    """:func:`sent` as compact JSON text in UTF-8, the same bytes as
-    ``json.dumps(sent(...), ensure_ascii=False, separators=(",", ":")).encode()``, made
-    faster: the legal bids, most of a payload, are told from text kept per seat and hand."""
+    """:func:`sent` as compact JSON text in UTF-8, the same bytes as :func:`dumps_json` of
+    it, made faster: the legal bids, most of a payload, are told from text kept per seat
+    and hand, the rest by ``dumps`` (default :func:`dumps_json`)."""
+    dumps = dumps or dumps_json
     state = public.state
     acting = _acting(state, seat)
-    legal = "null" if acting is None else _legal_text(state, acting)
-    head = _dumps(_before_legal(shown, seat, seats, public))
-    tail = _dumps(_after_legal(since, public, clock))
-    return f'{head[:-1]},"legal":{legal},{tail[1:]}'.encode()
+    legal = b"null" if acting is None else _legal_text(state, acting, dumps)
+    head = dumps(_before_legal(shown, seat, seats, public))
+    tail = dumps(_after_legal(since, public, clock))
+    return b'%b,"legal":%b,%b' % (head[:-1], legal, tail[1:])
+
+
+def dumps_json(value: JSON) -> bytes:
+    """Compact JSON text in UTF-8, characters beyond ASCII as they are: what a server sends
+    (``json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()``)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 def _acting(state: GameState, seat: int | None) -> int | None:
@@ -368,14 +379,15 @@ def _legal(state: GameState, seat: int) -> JSONObject:
     }
 
 
-def _legal_text(state: GameState, seat: int) -> str:
+def _legal_text(state: GameState, seat: int, dumps: "Dumps") -> bytes:
     """:func:`_legal` as compact JSON text, its bids from :data:`BID_TEXTS`."""
     legal = _legal_of(state, seat)
-    head = _dumps({"count": legal.count, "pass": legal.passing})
-    told: Sequence[str] = ()
+    head = dumps({"count": legal.count, "pass": legal.passing})
+    told: Sequence[bytes] = ()
     if legal.fewest:  # else no bid is legal
         told = BID_TEXTS.entries(seat, legal.face_up, legal.hand, legal.fewest)[legal.start :]
-    return f'{head[:-1]},"bids":[{",".join(told)}],"discards":{_dumps(legal.discards)}}}'
+    discards = dumps(legal.discards)
+    return b'%b,"bids":[%b],"discards":%b}' % (head[:-1], b",".join(told), discards)
 
 
 def _bid_entry(seat: int, face_up: int, added: int, cards: Cards) -> JSONObject:
@@ -392,8 +404,8 @@ class BidTexts:
 
     def __init__(self, limit: int = 512) -> None:
         self.limit = limit
-        self._entries: dict[tuple[int, int, frozenset[int]], tuple[str, ...]] = {}
-        self._bids: dict[tuple[int, frozenset[int]], tuple[str, ...]] = {}
+        self._entries: dict[tuple[int, int, frozenset[int]], tuple[bytes, ...]] = {}
+        self._bids: dict[tuple[int, frozenset[int]], tuple[bytes, ...]] = {}
 
     def __len__(self) -> int:
         """How many texts of entries and of bids are kept."""
@@ -406,25 +418,25 @@ class BidTexts:
 
     def entries(
         self, seat: int, face_up: int, hand: frozenset[int], fewest: Sequence[tuple[int, Cards]]
-    ) -> tuple[str, ...]:
+    ) -> tuple[bytes, ...]:
         """The text of :func:`_bid_entry` for each of ``fewest``, ``hand``'s fewest cards
-        (``tests/test_table_payloads.py`` holds it to ``json.dumps`` of the entry)."""
+        (``tests/test_table_payloads.py`` holds it to :func:`dumps_json` of the entry)."""
         found = self._entries.get((seat, face_up, hand))
         if found is None:
             bids = self._bids.get((seat, hand))
             if bids is None:
-                made = tuple(_dumps(bid_json(seat, [*cards])) for _, cards in fewest)
+                made = tuple(dumps_json(bid_json(seat, [*cards])) for _, cards in fewest)
                 bids = self._kept(self._bids, (seat, hand), made)
             told = (
-                f'{{"total":{face_up + added},"action":{bid}}}'
+                b'{"total":%d,"action":%b}' % (face_up + added, bid)
                 for (added, _), bid in zip(fewest, bids, strict=True)
             )
             found = self._kept(self._entries, (seat, face_up, hand), tuple(told))
         return found
 
     def _kept(
-        self, texts: dict[K, tuple[str, ...]], key: K, value: tuple[str, ...]
-    ) -> tuple[str, ...]:
+        self, texts: dict[K, tuple[bytes, ...]], key: K, value: tuple[bytes, ...]
+    ) -> tuple[bytes, ...]:
         if len(texts) >= self.limit:
             texts.clear()
         texts[key] = value
@@ -433,11 +445,6 @@ class BidTexts:
 
 #: The texts every table's payloads are told from.
 BID_TEXTS = BidTexts()
-
-
-def _dumps(value: JSON) -> str:
-    """Compact JSON text, as a server sends it."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _result(state: GameState) -> JSONObject:

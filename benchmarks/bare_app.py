@@ -2,12 +2,14 @@
 requests of ``benchmarks/wrk_moves.lua`` with the same I/O as the table server and no
 game: ``benchmarks/server_cost.py`` loads both with the same client, side by side.
 
-- ``POST /api/tables``: a table id and three tokens, one row committed;
-- ``GET /api/tables/ID/payload``: a real seat payload (the one a seat is sent when it must
-  act with its whole hand, about 4.6 KB), its seat, number and actor filled in;
-- ``POST /api/tables/ID/actions``: the body read and parsed, one row committed (WAL,
-  ``synchronous=FULL`` on SQLite; a transaction on PostgreSQL), an answer saying who acts
-  next.
+- ``POST /api/tables``: a table id and three tokens, the table's row and its first
+  action committed;
+- ``GET /api/tables/ID/payload``: the table's version read (as the server checks the copy
+  it keeps), and a real seat payload (the one a seat is sent when it must act with its
+  whole hand, about 4.6 KB), its seat, number and actor filled in;
+- ``POST /api/tables/ID/actions``: the body read and parsed, the action added and the
+  table's version moved on in one transaction (WAL, ``synchronous=FULL`` on SQLite), an
+  answer saying who acts next.
 
 On SQLite the commits are grouped as the table server groups them: one thread writes, and
 commits together the rows queued while the disk took the last commit (with ``--plain``,
@@ -82,13 +84,17 @@ TOKENS = ("token0", "token1", "token2")
 
 
 class Rows:
-    """One connection per thread to the database, and the commit of one row."""
+    """One connection per thread to the database, and the table server's statements: a
+    table's row made with its first action; a move's action added and its table's version
+    moved on, in one transaction; a table's version read."""
 
     def __init__(self, database: str) -> None:
         self.database = database
         self.local = threading.local()
         self.postgres = database.startswith("postgresql")
+        self.mark = "%s" if self.postgres else "?"
         with self.connection() as made:
+            made.execute("CREATE TABLE IF NOT EXISTS tables (id TEXT PRIMARY KEY, version INTEGER)")
             made.execute(
                 "CREATE TABLE IF NOT EXISTS moves (id TEXT, number INTEGER, action TEXT, "
                 "PRIMARY KEY (id, number))"
@@ -109,21 +115,45 @@ class Rows:
             self.local.connection = found
         return found
 
-    def commit(self, table: str, number: int, action: str) -> None:
-        connection = self.connection()
-        mark = "%s" if self.postgres else "?"
+    def write(self, connection: Any, table: str, number: int, action: str) -> None:
+        """The statements of a move (``number`` -1: of a new table), uncommitted."""
+        m = self.mark
+        if number < 0:
+            connection.execute(
+                f"INSERT INTO tables VALUES ({m}, 1) ON CONFLICT DO NOTHING", (table,)
+            )
+        else:
+            connection.execute(
+                f"UPDATE tables SET version = {m} WHERE id = {m}", (number + 1, table)
+            )
         connection.execute(
-            f"INSERT INTO moves VALUES ({mark}, {mark}, {mark}) ON CONFLICT DO NOTHING",
+            f"INSERT INTO moves VALUES ({m}, {m}, {m}) ON CONFLICT DO NOTHING",
             (table, number, action),
         )
+
+    def commit(self, table: str, number: int, action: str) -> None:
+        connection = self.connection()
+        self.write(connection, table, number, action)
         connection.commit()
+
+    def version(self, table: str) -> int | None:
+        """The table's version, read (on SQLite from the event loop's thread, as the table
+        server reads it before it answers with a kept payload)."""
+        found = (
+            self.connection()
+            .execute(f"SELECT version FROM tables WHERE id = {self.mark}", (table,))
+            .fetchone()
+        )
+        if self.postgres:
+            self.connection().rollback()  # end the reading transaction, as the server does
+        return None if found is None else int(found[0])
 
 
 class GroupedRows:
     """SQLite's rows written by one thread, the rows queued meanwhile committed together."""
 
-    def __init__(self, database: str) -> None:
-        self.rows = Rows(database)
+    def __init__(self, rows: Rows) -> None:
+        self.rows = rows
         self.queue: queue.SimpleQueue[tuple[str, int, str, asyncio.Future[None]]] = (
             queue.SimpleQueue()
         )
@@ -140,10 +170,8 @@ class GroupedRows:
             group = [self.queue.get()]
             while not self.queue.empty():
                 group.append(self.queue.get())
-            connection.executemany(
-                "INSERT INTO moves VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                [(table, number, action) for table, number, action, _ in group],
-            )
+            for table, number, action, _ in group:
+                self.rows.write(connection, table, number, action)
             connection.commit()
             for *_, future in group:
                 future.get_loop().call_soon_threadsafe(_done, future)
@@ -156,7 +184,7 @@ def _done(future: "asyncio.Future[None]") -> None:
 
 def create_bare_app(database: str, *, plain: bool = False) -> Starlette:
     rows = Rows(database)
-    grouped = None if plain or rows.postgres else GroupedRows(database)
+    grouped = None if plain or rows.postgres else GroupedRows(rows)
     made = [0]
 
     async def commit(table: str, number: int, action: str) -> None:
@@ -180,6 +208,11 @@ def create_bare_app(database: str, *, plain: bool = False) -> Starlette:
     async def payload(request: Request) -> Response:
         seat = TOKENS.index(request.headers["authorization"].removeprefix("Bearer "))
         number = int(request.query_params.get("since", "0"))
+        table = request.path_params["table_id"]
+        if rows.postgres:
+            await run_in_threadpool(rows.version, table)
+        else:
+            rows.version(table)
         return Response(payload_text(seat, number).encode(), media_type="application/json")
 
     async def act(request: Request) -> Response:

@@ -18,6 +18,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from high_society import __version__
+
 __all__ = ["Figure", "Recorder", "machine", "table", "text", "versions", "write"]
 
 Figure = int | float | str | dict[str, Any]
@@ -34,9 +36,11 @@ def text(block: str) -> dict[str, Any]:
 
 
 def versions(*distributions: str) -> dict[str, str]:
-    """The versions of Python, high-society and ``distributions`` (those installed)."""
-    found = {"python": platform.python_version()}
-    for name in ("high-society", *distributions):
+    """The versions of Python, high-society (the code that ran, not the metadata of an
+    editable install, which keeps the version it was installed at) and ``distributions``
+    (those installed)."""
+    found = {"python": platform.python_version(), "high-society": __version__}
+    for name in distributions:
         try:
             found[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

@@ -466,6 +466,7 @@ class Table(_Playing):
         (default ``dumps_json``): a server may pass a faster encoder that gives the same
         text for what it sends (orjson's ``dumps`` does).
 
+        >>> from high_society.table import dumps_json
         >>> table = Table(["Ada", "Ben", "Cy"], seed=1)
         >>> _ = table.reveal()
         >>> table.payload_json(0) == dumps_json(table.payload(0))

@@ -7,7 +7,6 @@ built from what its receiver may know and nothing else; their shapes are
 import json
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
 
 import attrs
 
@@ -28,7 +27,6 @@ from high_society.state import GameState, Phase
 from high_society.table._seats import Seat
 from high_society.text import narrate
 
-K = TypeVar("K")
 Cards = tuple[int, ...]
 #: An encoder of JSON values as :func:`dumps_json` tells them.
 Dumps = Callable[[JSON], bytes]
@@ -397,50 +395,56 @@ def _bid_entry(seat: int, face_up: int, added: int, cards: Cards) -> JSONObject:
 
 class BidTexts:
     """The text of each entry of a payload's legal bids (:func:`_bid_entry`), kept by seat,
-    face-up bid and hand, and made from the text of each bid, kept by seat and hand. The
-    bids are most of a payload, and a seat is often sent the same ones again: each round
-    opens at a face-up bid of 0, mostly with the hand of the round before. At most
-    ``limit`` of each are kept (a few MiB at the default): each is cleared when full."""
+    face-up bid and hand, and made from the text of each bid's card list, kept by cards.
+    The bids are most of a payload, and a seat is often sent the same ones again: each
+    round opens at a face-up bid of 0, mostly with the hand of the round before. An entry
+    is told by formatting, not by an encoder: ``json.dumps`` of each of a whole hand's
+    hundred bids costs about twenty times as much (``tests/test_table_payloads.py`` and
+    ``property_tests/test_payload_text.py`` hold the text to :func:`dumps_json` of the
+    entry). At most ``limit`` hands' entries and ``8 * limit`` card lists are kept (a few
+    MiB at the default, and the standard game's 2,048 card lists): each is cleared when
+    full."""
 
     def __init__(self, limit: int = 512) -> None:
         self.limit = limit
         self._entries: dict[tuple[int, int, frozenset[int]], tuple[bytes, ...]] = {}
-        self._bids: dict[tuple[int, frozenset[int]], tuple[bytes, ...]] = {}
+        self._cards: dict[Cards, bytes] = {}
 
     def __len__(self) -> int:
-        """How many texts of entries and of bids are kept."""
-        return len(self._entries) + len(self._bids)
+        """How many texts of entries and of card lists are kept."""
+        return len(self._entries) + len(self._cards)
 
     def clear(self) -> None:
         """Forget every text kept."""
         self._entries.clear()
-        self._bids.clear()
+        self._cards.clear()
 
     def entries(
         self, seat: int, face_up: int, hand: frozenset[int], fewest: Sequence[tuple[int, Cards]]
     ) -> tuple[bytes, ...]:
-        """The text of :func:`_bid_entry` for each of ``fewest``, ``hand``'s fewest cards
-        (``tests/test_table_payloads.py`` holds it to :func:`dumps_json` of the entry)."""
-        found = self._entries.get((seat, face_up, hand))
+        """The text of :func:`_bid_entry` for each of ``fewest``, ``hand``'s fewest cards."""
+        key = (seat, face_up, hand)
+        found = self._entries.get(key)
         if found is None:
-            bids = self._bids.get((seat, hand))
-            if bids is None:
-                made = tuple(dumps_json(bid_json(seat, [*cards])) for _, cards in fewest)
-                bids = self._kept(self._bids, (seat, hand), made)
-            told = (
-                b'{"total":%d,"action":%b}' % (face_up + added, bid)
-                for (added, _), bid in zip(fewest, bids, strict=True)
+            found = tuple(
+                b'{"total":%d,"action":{"type":"bid","player":%d,"cards":[%b]}}'
+                % (face_up + added, seat, self._card_list(cards))
+                for added, cards in fewest
             )
-            found = self._kept(self._entries, (seat, face_up, hand), tuple(told))
+            if len(self._entries) >= self.limit:
+                self._entries.clear()
+            self._entries[key] = found
         return found
 
-    def _kept(
-        self, texts: dict[K, tuple[bytes, ...]], key: K, value: tuple[bytes, ...]
-    ) -> tuple[bytes, ...]:
-        if len(texts) >= self.limit:
-            texts.clear()
-        texts[key] = value
-        return value
+    def _card_list(self, cards: Cards) -> bytes:
+        """The items of ``cards``' JSON list: the money values, ascending."""
+        found = self._cards.get(cards)
+        if found is None:
+            found = b",".join([b"%d" % card for card in cards])
+            if len(self._cards) >= 8 * self.limit:
+                self._cards.clear()
+            self._cards[cards] = found
+        return found
 
 
 #: The texts every table's payloads are told from.

@@ -399,11 +399,11 @@ class BidTexts:
     The bids are most of a payload, and a seat is often sent the same ones again: each
     round opens at a face-up bid of 0, mostly with the hand of the round before. An entry
     is told by formatting, not by an encoder: ``json.dumps`` of each of a whole hand's
-    hundred bids costs about twenty times as much (``tests/test_table_payloads.py`` and
-    ``property_tests/test_payload_text.py`` hold the text to :func:`dumps_json` of the
-    entry). At most ``limit`` hands' entries and ``8 * limit`` card lists are kept (a few
-    MiB at the default, and the standard game's 2,048 card lists): each is cleared when
-    full."""
+    hundred bids costs about twelve times as much as formatting them from kept card lists
+    (``tests/test_table_payloads.py`` and ``property_tests/test_payload_text.py`` hold the
+    text to :func:`dumps_json` of the entry). At most ``limit`` hands' entries and
+    ``8 * limit`` card lists are kept (a few MiB at the default; the standard game has
+    2,048 card lists): each is cleared when full."""
 
     def __init__(self, limit: int = 512) -> None:
         self.limit = limit

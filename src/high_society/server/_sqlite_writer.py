@@ -140,6 +140,7 @@ class Writer:
             return [(None, error) for _ in group]
         return results
 
+
 def _settle_future(future: "Future[Any]", value: Any, error: BaseException | None) -> None:
     if not future.set_running_or_notify_cancel():
         return

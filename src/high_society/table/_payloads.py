@@ -427,8 +427,7 @@ class BidTexts:
         found = self._entries.get(key)
         if found is None:
             found = tuple(
-                b'{"total":%d,"action":{"type":"bid","player":%d,"cards":[%b]}}'
-                % (face_up + added, seat, self._card_list(cards))
+                _ENTRY_TEXT % (face_up + added, seat, self._card_list(cards))
                 for added, cards in fewest
             )
             if len(self._entries) >= self.limit:
@@ -446,6 +445,15 @@ class BidTexts:
             self._cards[cards] = found
         return found
 
+
+def _entry_text() -> bytes:
+    """:func:`_bid_entry`'s text with its total, seat and card list left to fill in
+    (``%d``, ``%d``, ``%b``): made from the entry itself, so its shape is stated once."""
+    told = dumps_json(_bid_entry(-2, -1, 0, (-3,))).replace(b"%", b"%%")
+    return told.replace(b":-1,", b":%d,").replace(b":-2,", b":%d,").replace(b"[-3]", b"[%b]")
+
+
+_ENTRY_TEXT = _entry_text()
 
 #: The texts every table's payloads are told from.
 BID_TEXTS = BidTexts()

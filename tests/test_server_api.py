@@ -24,6 +24,7 @@ from high_society.actions import Reveal
 from high_society.errors import InvalidConfigError
 from high_society.record import validate_record
 from high_society.server import create_app
+from high_society.server._app import YOUNG_OBJECTS
 from high_society.server._auth import hash_token
 from high_society.server._dialects import normalise_url
 from high_society.server._encoding import fast_json, stdlib_json
@@ -608,6 +609,22 @@ def test_a_request_leaves_no_reference_cycle_to_the_garbage_collector(tmp_path: 
         assert gone() is None  # freed as its last reference went, not left to a collection
     finally:
         gc.enable()
+
+
+def test_the_collector_is_tuned_while_the_app_runs_and_handed_back_after(tmp_path: Path) -> None:
+    app = create_app(f"sqlite:///{tmp_path / 't.sqlite3'}")
+    found = gc.get_threshold()
+    frozen = gc.get_freeze_count()
+
+    async def serve() -> tuple[tuple[int, int, int], int]:
+        async with app.router.lifespan_context(app):
+            return gc.get_threshold(), gc.get_freeze_count()
+
+    running, frozen_running = asyncio.run(serve())
+    assert running == (YOUNG_OBJECTS, *found[1:])
+    assert frozen_running > frozen  # the objects alive at start are out of the passes' way
+    assert gc.get_threshold() == found
+    assert gc.get_freeze_count() == 0
 
 
 def test_serve_tells_where_it_cannot_listen_and_a_bad_send_seconds_in_one_line(

@@ -611,3 +611,39 @@ def test_the_python_classifiers_name_the_pythons_the_suite_runs_on() -> None:
     named = {c.removeprefix("Programming Language :: Python :: ") for c in project["classifiers"]}
     assert others, "tasks.py pythons names no other Python"
     assert {v for v in named if v.startswith("3.")} == {lowest, *others}
+
+
+#: The most lines a function or class of the server or of a server's table holds, so that a
+#: reader holds each part of the move's road in a screen or two.
+MAX_PART_LINES = 150
+
+
+def _long_parts(source: str, limit: int) -> list[tuple[str, int]]:
+    """The functions and classes of ``source`` longer than ``limit`` lines, with their
+    lengths (decorators and docstrings count)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            length = (node.end_lineno or node.lineno) - start + 1
+            if length > limit:
+                found.append((node.name, length))
+    return found
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted([*(SRC / "server").rglob("*.py"), *(SRC / "table").rglob("*.py")]),
+    ids=lambda path: str(path.relative_to(SRC)),
+)
+def test_no_function_or_class_of_the_server_or_the_table_is_over_150_lines(path: Path) -> None:
+    assert _long_parts(path.read_text(encoding="utf-8"), MAX_PART_LINES) == []
+
+
+def test_the_length_check_finds_what_it_should() -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(150))
+    assert _long_parts(f"class A:\n{body}\n", MAX_PART_LINES) == [("A", 151)]
+    assert _long_parts(f"@decorated\ndef f():\n{body[: -len('    x149 = 149') - 1]}\n", 150) == [
+        ("f", 151)
+    ]
+    assert _long_parts(f"class A:\n{body[: -len('    x149 = 149') - 1]}\n", 150) == []

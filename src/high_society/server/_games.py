@@ -1,5 +1,6 @@
 """The tables a server process keeps in memory: the latest copy of each table it served,
-and the payloads built at its version, checked against the store before anyone is answered.
+and the payloads built at its version, checked against the store before anyone is answered
+(what a seat or a spectator is sent, and a game's record, come from here).
 
 The copies only save replaying actions: each is checked against the store's version before
 it answers anyone (on SQLite a read that never waits; on PostgreSQL a trip, which also
@@ -13,6 +14,7 @@ from collections import OrderedDict
 import attrs
 
 from high_society.errors import HighSocietyError
+from high_society.record import dumps_record
 from high_society.serial import action_from_json
 from high_society.server._encoding import fast_json
 from high_society.server._notify import Notifier
@@ -92,6 +94,25 @@ class Games:
                 self._games.move_to_end(table_id)
                 return game
         return await self._read(table_id, game)
+
+    async def payload(self, table_id: str, seat: int, since: int) -> bytes:
+        """The payload (JSON) of ``seat`` (``-1``: a spectator's) at the table's committed
+        version, the history from ``since`` (at most the table's number).
+
+        Raises:
+            NotFound, Conflict: no such table; it waits for players.
+        """
+        game = await self.get(table_id, fresh=True)
+        return game.payload(seat, min(since, game.table.number))
+
+    async def record(self, table_id: str) -> str:
+        """The game so far, committed, as a v1 record (JSON text).
+
+        Raises:
+            NotFound, Conflict: no such table; it waits for players.
+        """
+        game = await self.get(table_id, fresh=True)
+        return dumps_record(game.table.record())
 
     async def at_least(self, table_id: str, version: int | None) -> Game:
         """The table at version ``version`` or later (a version known to be committed: a

@@ -221,22 +221,27 @@ class BoundedHttpProtocol(HttpToolsProtocol):
         self._refused = True
         self._in_head = False
         self._cancel_head_timer()
-        if self.transport.is_closing():
-            return
-        body = _HEAD_TOO_LARGE % (self.limits.max_head_bytes, self.limits.max_headers)
-        head = (
-            b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
-            b"content-length: %d\r\nconnection: close\r\n\r\n" % len(body)
-        )
-        self.transport.write(head + body)
-        # A lingering close: the answer, then the end of what is sent, while what the
-        # client still sends is read and dropped for a moment (closing with it unread
-        # would reset the connection, and the client could lose the answer).
-        if self.transport.can_write_eof():
-            self.transport.write_eof()
-            self.loop.call_later(_LINGER_SECONDS, self.transport.abort)
-        else:
-            self.transport.close()
+        if not self.transport.is_closing():
+            _answer_head_too_large(self.transport, self.loop, self.limits)
+
+
+def _answer_head_too_large(
+    transport: asyncio.Transport, loop: asyncio.AbstractEventLoop, limits: Limits
+) -> None:
+    """Answer ``431`` and close with a lingering close: the answer, then the end of what is
+    sent, while what the client still sends is read and dropped for a moment (closing
+    with it unread would reset the connection, and the client could lose the answer)."""
+    body = _HEAD_TOO_LARGE % (limits.max_head_bytes, limits.max_headers)
+    head = (
+        b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: application/json\r\n"
+        b"content-length: %d\r\nconnection: close\r\n\r\n" % len(body)
+    )
+    transport.write(head + body)
+    if transport.can_write_eof():
+        transport.write_eof()
+        loop.call_later(_LINGER_SECONDS, transport.abort)
+    else:
+        transport.close()
 
 
 #: The error answer to a head over its bounds (the one error shape).

@@ -77,7 +77,7 @@ class Background:
 
         def deliver(table_id: str, version: int, action: str) -> None:
             if not loop.is_closed():
-                loop.call_soon_threadsafe(self._parts.master.games.learn, table_id, version, action)
+                loop.call_soon_threadsafe(self._parts.games.learn, table_id, version, action)
 
         return deliver
 
@@ -88,7 +88,7 @@ class Background:
         must act, and delete the tables past their time
         (:class:`~high_society.server.Limits`)."""
         parts, store = self._parts, self._store
-        games = parts.master.games
+        games = parts.games
         gap_after = max(60.0, 3 * self._sweep_seconds)
         try:
             given = await self._in_store(store.resume, time.time(), gap_after)

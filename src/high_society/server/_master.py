@@ -1,4 +1,4 @@
-"""The master: a move's road through the server, and what a seat or a spectator is sent.
+"""The master: a move's road through the server.
 
 A move goes through it in the order of boardgame.io's master: the move (read, and the
 seat authenticated, by the HTTP face) is checked and played by the library's table on a
@@ -23,7 +23,7 @@ import attrs
 
 from high_society.actions import Action
 from high_society.errors import RecordError
-from high_society.record import dumps_record, write_record
+from high_society.record import write_record
 from high_society.serial import action_to_json
 from high_society.server._autoplay import Autoplay
 from high_society.server._encoding import fast_json
@@ -204,24 +204,3 @@ class Master:
         table just started)."""
         for table_id in table_ids:
             self.autoplay.schedule(table_id)
-
-    # --- What a seat is sent ------------------------------------------------------------------
-
-    async def payload(self, table_id: str, seat: int, since: int) -> bytes:
-        """The payload (JSON) of ``seat`` (``-1``: a spectator's) at the table's committed
-        version, the history from ``since`` (at most the table's number).
-
-        Raises:
-            NotFound, Conflict: no such table; it waits for players.
-        """
-        game = await self.games.get(table_id, fresh=True)
-        return game.payload(seat, min(since, game.table.number))
-
-    async def record(self, table_id: str) -> str:
-        """The game so far as a v1 record (JSON text).
-
-        Raises:
-            NotFound, Conflict: no such table; it waits for players.
-        """
-        game = await self.games.get(table_id, fresh=True)
-        return dumps_record(game.table.record())

@@ -25,12 +25,14 @@ __all__ = ["Services", "assemble", "open_lobby_stream", "open_stream", "services
 @attrs.define
 class Services:
     """One process's parts: its tables (made, joined, described), the seats' keys, the
-    move path, the streams' wake-ups, slots and clocks, and its bounds."""
+    move path, the tables kept in memory (what is sent), the streams' wake-ups, slots and
+    clocks, and its bounds."""
 
     store: Store
     tables: Tables
     keys: Keys
     master: Master
+    games: Games
     notifier: Notifier
     watcher: Watcher
     streams: StreamSlots
@@ -53,7 +55,8 @@ def assemble(
     in the event loop that serves (``master.start(loop)``) and closed after."""
     bounds = limits or Limits()
     woken = notifier or Notifier()
-    master = Master(store, Games(store, woken), bot_delay=bot_delay, records=records)
+    games = Games(store, woken)
+    master = Master(store, games, bot_delay=bot_delay, records=records)
     keys = Keys(store)
     rate = Rate(bounds.tables_per_minute)
     tables = Tables(store, keys, master, max_tables=bounds.max_tables, rate=rate)
@@ -62,6 +65,7 @@ def assemble(
         tables,
         keys,
         master,
+        games,
         woken,
         Watcher(send_seconds),
         StreamSlots(bounds.max_seat_streams, bounds.max_streams, bounds.max_address_streams),
@@ -138,11 +142,11 @@ async def open_stream(
             table, it waits for players, the database cannot answer).
     """
     try:
-        await parts.master.games.at_least(table_id, None)  # a waiting table is refused now
+        await parts.games.at_least(table_id, None)  # a waiting table is refused now
     except Exception as error:
         raise error_for(error) from None
     release = _stream_slot(parts, (table_id, seat) if seat >= 0 else None, address)
-    games, notifier = parts.master.games, parts.notifier
+    games, notifier = parts.games, parts.notifier
     return _stream(
         parts,
         table_id,

@@ -61,21 +61,7 @@ class Seats:
             NotFound, Conflict: no such table; no open seat (``NO_OPEN_SEAT``), or the name
                 is taken (``NAME_TAKEN``).
         """
-
-        def take(cursor: Cursor) -> tuple[int, bool]:
-            locked = cursor.first("row_locked", id=table_id)
-            if locked is None:
-                raise NotFound(table_id)
-            rows = seat_rows(cursor, table_id)
-            seat = next((row.seat for row in rows if row.kind == "open"), None)
-            if locked[0] != "waiting" or seat is None:
-                raise Conflict("NO_OPEN_SEAT", "the table has no open seat")
-            if any(row.name == name for row in rows):
-                raise Conflict("NAME_TAKEN", "another seat at this table has that name")
-            cursor.run("take_seat", id=table_id, at_seat=seat, new_name=name, new_hash=token_hash)
-            return seat, _full_once_taken(rows, seat)
-
-        return self._db.write(take)
+        return self._db.write(lambda cursor: _take_seat(cursor, table_id, name, token_hash))
 
     def rematch_seat(self, old_id: str, seat: int) -> tuple[str, str | None] | None:
         """The rematch of the table ``old_id`` and the token hash of its ``seat`` (``None``
@@ -190,6 +176,21 @@ def _check_room(cursor: Cursor, max_live: int | None) -> None:
         row = cursor.first("live")
         if row is not None and int(row[0]) >= max_live:
             raise Full
+
+
+def _take_seat(cursor: Cursor, table_id: str, name: str, token_hash: str) -> tuple[int, bool]:
+    """:meth:`Seats.join`'s transaction."""
+    locked = cursor.first("row_locked", id=table_id)
+    if locked is None:
+        raise NotFound(table_id)
+    rows = seat_rows(cursor, table_id)
+    seat = next((row.seat for row in rows if row.kind == "open"), None)
+    if locked[0] != "waiting" or seat is None:
+        raise Conflict("NO_OPEN_SEAT", "the table has no open seat")
+    if any(row.name == name for row in rows):
+        raise Conflict("NAME_TAKEN", "another seat at this table has that name")
+    cursor.run("take_seat", id=table_id, at_seat=seat, new_name=name, new_hash=token_hash)
+    return seat, _full_once_taken(rows, seat)
 
 
 def _full_once_taken(rows: Sequence[SeatRow], seat: int) -> bool:

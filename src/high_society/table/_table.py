@@ -245,8 +245,8 @@ class _Seated:
 
 
 class _Playing(_Seated):
-    """How a table is played: the actions it plays itself (the reveals, the bots' turns)
-    and the moves it takes from clients (the base of :class:`Table`)."""
+    """How a table is played: the actions a host trusts, and those the table plays itself
+    (the reveals, the bots' turns, the time-outs)."""
 
     def next_reveal(self) -> Reveal:
         """The reveal due now, from the secret order (not played; :meth:`reveal` plays it).
@@ -371,78 +371,9 @@ class _Playing(_Seated):
         self._clocks = self._clocks.timed_out_at(seat, number, now)
         return action
 
-    def submit(self, seat: int, move: object, now: float | None = None) -> Accepted | Refusal:
-        """Take a move from ``seat`` (untrusted bytes, text or parsed JSON, or a
-        :class:`Move` already read by :func:`read_move`) and play it, or say why not. A
-        move is ``{"action": ACTION}`` or ``{"action": ACTION, "number": N}``, ``ACTION`` in
-        the recorded-game form (``{"type": "bid", "player": 1, "cards": [3, 4]}``). With
-        ``number`` (the :attr:`number` the seat last saw), a move is played only as the
-        table's next action, and a retry of the action already played with that number
-        is accepted again without being played twice (``duplicate``).
 
-        The checks, in order: the form (:attr:`~high_society.wire.RefusalKind.MALFORMED`,
-        at most :data:`MAX_MOVE_BYTES`), a reveal
-        (:attr:`~high_society.wire.RefusalKind.NOT_ALLOWED`), another seat's action
-        (:attr:`~high_society.wire.RefusalKind.NOT_YOUR_SEAT`), the number
-        (:attr:`~high_society.wire.RefusalKind.WRONG_NUMBER`), the rules
-        (:attr:`~high_society.wire.RefusalKind.ILLEGAL`). A refusal changes nothing. ``now``:
-        the move's time (as :meth:`play`'s).
-
-        Raises:
-            InvalidSeatError: ``seat`` is not a seat of this table (the caller's mistake,
-                not the client's).
-            InvalidConfigError: ``now`` is neither ``None`` nor a finite number (the
-                caller's mistake too; nothing is played).
-        """
-        check_time(now)
-        if type(seat) is not int or not 0 <= seat < len(self._seats):
-            raise InvalidSeatError(
-                f"{short_repr(seat)} is not a seat (seats are 0 to {len(self._seats) - 1})"
-            )
-        checked = _checked(seat, move, self._game.history)
-        if not isinstance(checked, Move):  # refused, or a retry accepted again
-            return checked
-        try:
-            self.play(checked.action, now)
-        except IllegalActionError as error:
-            message = error.message_with_names(self._names)
-            return Refusal(RefusalKind.ILLEGAL, error.reason.value, message, "$.action", error)
-        return Accepted(checked.action, self.number - 1)
-
-
-class Table(_Playing):
-    """One game at a server: the state, the secret deck order, the history and the seats.
-
-    ``seats`` are 3 to 5 :class:`Seat` s (a plain string is a person's name). The deck is
-    shuffled at once: by ``secrets.SystemRandom`` when ``seed`` is ``None``, else by
-    ``random.Random(seed)`` (the same seed, the same order). The game is the standard one.
-    A table is not safe to share between threads; :meth:`copy` makes an independent one.
-
-    Raises:
-        InvalidConfigError: not 3 to 5 seats, names that a recorded game cannot hold (empty,
-            over 64 characters, control characters, the same name twice), a bot label that
-            is not a string of 1 to 64 characters without control characters, or ``meta``
-            that is not a JSON object a record's reader takes in at most
-            :data:`MAX_META_BYTES` of JSON (so that the table's snapshot and record read
-            back).
-    """
-
-    def __init__(
-        self,
-        seats: Sequence[Seat | str],
-        *,
-        seed: int | None = None,
-        meta: Mapping[str, JSON] | None = None,
-        time_control: TimeControl | None = None,
-    ) -> None:
-        rng = secrets.SystemRandom() if seed is None else random.Random(seed)
-        order = list(STANDARD.deck)
-        rng.shuffle(order)
-        checked = check_seats(seats)
-        clocks = Clocks.start(time_control or TimeControl(), len(checked))
-        self._start(checked, DealtGame(len(checked), tuple(order)), _meta(meta), clocks)
-
-    # --- What a seat is sent ----------------------------------------------------------------
+class _Telling(_Playing):
+    """What a table tells: each seat's payload and the spectators'."""
 
     def payload(self, seat: int, since: int = 0) -> JSONObject:
         """What ``seat`` is sent (see :func:`seat_payload`): built from that seat's view and
@@ -506,6 +437,79 @@ class Table(_Playing):
             raise OutOfRangeError(f"since must be 0 to {number}, not {short_repr(since)}")
         self._public = Public.now(self._public, self._game.history, self._names, self._game.steps)
         return self._public
+
+
+class Table(_Telling):
+    """One game at a server: the state, the secret deck order, the history and the seats.
+
+    ``seats`` are 3 to 5 :class:`Seat` s (a plain string is a person's name). The deck is
+    shuffled at once: by ``secrets.SystemRandom`` when ``seed`` is ``None``, else by
+    ``random.Random(seed)`` (the same seed, the same order). The game is the standard one.
+    A table is not safe to share between threads; :meth:`copy` makes an independent one.
+
+    Raises:
+        InvalidConfigError: not 3 to 5 seats, names that a recorded game cannot hold (empty,
+            over 64 characters, control characters, the same name twice), a bot label that
+            is not a string of 1 to 64 characters without control characters, or ``meta``
+            that is not a JSON object a record's reader takes in at most
+            :data:`MAX_META_BYTES` of JSON (so that the table's snapshot and record read
+            back).
+    """
+
+    def __init__(
+        self,
+        seats: Sequence[Seat | str],
+        *,
+        seed: int | None = None,
+        meta: Mapping[str, JSON] | None = None,
+        time_control: TimeControl | None = None,
+    ) -> None:
+        rng = secrets.SystemRandom() if seed is None else random.Random(seed)
+        order = list(STANDARD.deck)
+        rng.shuffle(order)
+        checked = check_seats(seats)
+        clocks = Clocks.start(time_control or TimeControl(), len(checked))
+        self._start(checked, DealtGame(len(checked), tuple(order)), _meta(meta), clocks)
+
+    # --- The moves it takes ----------------------------------------------------------------
+
+    def submit(self, seat: int, move: object, now: float | None = None) -> Accepted | Refusal:
+        """Take a move from ``seat`` (untrusted bytes, text or parsed JSON, or a
+        :class:`Move` already read by :func:`read_move`) and play it, or say why not. A
+        move is ``{"action": ACTION}`` or ``{"action": ACTION, "number": N}``, ``ACTION`` in
+        the recorded-game form (``{"type": "bid", "player": 1, "cards": [3, 4]}``). With
+        ``number`` (the :attr:`number` the seat last saw), a move is played only as the
+        table's next action, and a retry of the action already played with that number
+        is accepted again without being played twice (``duplicate``).
+
+        The checks, in order: the form (:attr:`~high_society.wire.RefusalKind.MALFORMED`,
+        at most :data:`MAX_MOVE_BYTES`), a reveal
+        (:attr:`~high_society.wire.RefusalKind.NOT_ALLOWED`), another seat's action
+        (:attr:`~high_society.wire.RefusalKind.NOT_YOUR_SEAT`), the number
+        (:attr:`~high_society.wire.RefusalKind.WRONG_NUMBER`), the rules
+        (:attr:`~high_society.wire.RefusalKind.ILLEGAL`). A refusal changes nothing. ``now``:
+        the move's time (as :meth:`play`'s).
+
+        Raises:
+            InvalidSeatError: ``seat`` is not a seat of this table (the caller's mistake,
+                not the client's).
+            InvalidConfigError: ``now`` is neither ``None`` nor a finite number (the
+                caller's mistake too; nothing is played).
+        """
+        check_time(now)
+        if type(seat) is not int or not 0 <= seat < len(self._seats):
+            raise InvalidSeatError(
+                f"{short_repr(seat)} is not a seat (seats are 0 to {len(self._seats) - 1})"
+            )
+        checked = _checked(seat, move, self._game.history)
+        if not isinstance(checked, Move):  # refused, or a retry accepted again
+            return checked
+        try:
+            self.play(checked.action, now)
+        except IllegalActionError as error:
+            message = error.message_with_names(self._names)
+            return Refusal(RefusalKind.ILLEGAL, error.reason.value, message, "$.action", error)
+        return Accepted(checked.action, self.number - 1)
 
     # --- Storage ----------------------------------------------------------------------------
 

@@ -40,7 +40,7 @@ async def your_seat(request: Request, table_id: str, seat: int) -> Response:
 )
 async def payload(request: Request, table_id: str, seat: int, since: int) -> Response:
     try:
-        data = await services(request).master.payload(table_id, seat, since)
+        data = await services(request).games.payload(table_id, seat, since)
     except Exception as error:
         raise error_for(error) from None
     return Response(data, media_type="application/json")

@@ -98,7 +98,7 @@ async def join(request: Request, table_id: str, body: str) -> Response:
 )
 async def record(request: Request, table_id: str) -> Response:
     try:
-        text = await services(request).master.record(table_id)
+        text = await services(request).games.record(table_id)
     except Exception as error:
         raise error_for(error) from None
     disposition = f'attachment; filename="high-society-{table_id}.json"'

@@ -26,7 +26,7 @@ async def public(request: Request, table_id: str, since: int) -> Response:
     """The seat payload's keys, with seat, the view's seat and hand, and legal null: what
     every seat sees alike (R13), and nothing of any hand."""
     try:
-        data = await services(request).master.payload(table_id, -1, since)
+        data = await services(request).games.payload(table_id, -1, since)
     except Exception as error:
         raise error_for(error) from None
     return Response(data, media_type="application/json")

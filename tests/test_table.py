@@ -24,6 +24,8 @@ from high_society.table import (
     Seat,
     Table,
     check_name,
+    rematch_seat,
+    rematch_seats,
 )
 
 SEATS = [Seat("Ada"), Seat("Ben", "heuristic"), Seat("Cy", "random")]
@@ -205,6 +207,33 @@ def test_seats_and_names_are_checked() -> None:
         started().submit(3, b"{}")
     with pytest.raises(high_society.OutOfRangeError):
         started().payload(0, since=5)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_R3_a_rematch_seats_everyone_one_seat_on_so_the_second_seat_starts(players: int) -> None:
+    seats = [Seat(f"P{i}", None if i % 2 else "heuristic") for i in range(players)]
+    placed = rematch_seats(seats)
+    assert placed[0] == seats[1]  # the first seat starts the first round (R3)
+    for old, seat in enumerate(seats):
+        assert placed[rematch_seat(old, players)] == seat
+    # Rematch after rematch, each player starts a game in turn.
+    again = seats
+    starters = []
+    for _ in range(players):
+        again = list(rematch_seats(again))
+        starters.append(again[0].name)
+    assert sorted(starters) == sorted(seat.name for seat in seats)
+
+
+def test_a_rematch_seat_is_asked_of_a_real_table() -> None:
+    with pytest.raises(high_society.InvalidSeatError):
+        rematch_seat(3, 3)
+    with pytest.raises(high_society.InvalidSeatError):
+        rematch_seat(-1, 4)
+    with pytest.raises(high_society.InvalidSeatError):
+        rematch_seat(True, 4)
+    with pytest.raises(high_society.InvalidConfigError, match=r"\(R3\)"):
+        rematch_seat(0, 6)
 
 
 def _library_errors() -> list[type[HighSocietyError]]:

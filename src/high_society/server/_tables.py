@@ -20,7 +20,7 @@ from high_society.server._games import Game
 from high_society.server._limits import Rate
 from high_society.server._master import Master, action_text, clock_columns
 from high_society.server._store import Conflict, Lobby, Opening, SeatRow, Store
-from high_society.table import Clocks, Seat, Table, TimeControl, rematch_seats
+from high_society.table import Clocks, Seat, Table, TimeControl, rematch_seat, rematch_seats
 from high_society.wire import CLOCK, NewSeat, NewTable
 
 __all__ = ["Created", "Rematch", "Tables", "TooFast"]
@@ -148,7 +148,7 @@ class Tables:
         if not game.table.is_over:
             raise Conflict("GAME_NOT_OVER", "a rematch follows the end of the game")
         seats = game.table.seats
-        new_seat = (seat - 1) % len(seats)
+        new_seat = rematch_seat(seat, len(seats))
         found = await self._store.call(self._store.seats.rematch_seat, table_id, new_seat)
         new_id = secrets.token_urlsafe(12) if found is None else found[0]
         new_token = derived_token(token, new_id)

@@ -29,7 +29,7 @@ Three calls carry a server:
 person must act or the game is over, through the library's one game loop
 (:func:`~high_society.host.turns`); :meth:`Table.deal` plays only the reveals due (after a
 person's move that ended an auction), and :attr:`Table.waiting_for` says who must act: a
-person, a bot, chance or nobody. :func:`rematch_seats` seats a rematch (R3). Every shape
+person, a bot, chance or nobody. :func:`rematch_seats` seats a rematch (R3; :func:`rematch_seat`: where one player sits). Every shape
 sent or taken is :mod:`high_society.wire`'s.
 
 A table may have a clock (:class:`TimeControl`, as data): given the time with each action
@@ -67,7 +67,7 @@ from high_society.table._payloads import (
     spectator_payload,
     to_act_json,
 )
-from high_society.table._seats import MAX_BOT_LENGTH, Seat, rematch_seats
+from high_society.table._seats import MAX_BOT_LENGTH, Seat, rematch_seat, rematch_seats
 from high_society.table._table import (
     FORMAT,
     MAX_META_BYTES,
@@ -114,6 +114,7 @@ __all__ = [
     "payload_schema",
     "read_move",
     "refusal_schema",
+    "rematch_seat",
     "rematch_seats",
     "replay_step_schema",
     "replay_steps",

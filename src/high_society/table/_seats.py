@@ -9,9 +9,10 @@ from high_society._fields import read_list, read_object
 from high_society._records import check_players
 from high_society._text import is_unsafe_char, short_repr
 from high_society.cards import MAX_PLAYERS
-from high_society.errors import InvalidConfigError, RecordCode, RecordError
+from high_society.cards import check_players as check_player_count
+from high_society.errors import InvalidConfigError, InvalidSeatError, RecordCode, RecordError
 
-__all__ = ["MAX_BOT_LENGTH", "Seat", "check_seats", "read_seats", "rematch_seats"]
+__all__ = ["MAX_BOT_LENGTH", "Seat", "check_seats", "read_seats", "rematch_seat", "rematch_seats"]
 
 #: The longest bot label, in characters.
 MAX_BOT_LENGTH = 64
@@ -98,12 +99,30 @@ def read_seats(value: object) -> tuple[Seat, ...]:
     return tuple(Seat(name, bot) for name, (_, bot) in zip(names, seats, strict=True))
 
 
-def rematch_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:
-    """The seats of a rematch: the same people and bots (their names kept), each one seat
+def rematch_seat(seat: int, players: int) -> int:
+    """Where the player of ``seat`` sits at the rematch of a table of ``players``: one seat
     on, so that the player who sat second sits first and starts (R3: the first seat
     starts the first round), and every player starts a game in turn.
+
+    >>> [rematch_seat(seat, 3) for seat in range(3)]
+    [2, 0, 1]
+
+    Raises:
+        InvalidConfigError: ``players`` is not 3 to 5.
+        InvalidSeatError: ``seat`` is not a seat of a table of ``players``.
+    """
+    check_player_count(players)
+    if type(seat) is not int or not 0 <= seat < players:
+        raise InvalidSeatError(f"{short_repr(seat)} is not a seat (seats are 0 to {players - 1})")
+    return (seat - 1) % players
+
+
+def rematch_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:
+    """The seats of a rematch: the same people and bots (their names kept), each where
+    :func:`rematch_seat` places them.
 
     >>> [seat.name for seat in rematch_seats([Seat("Ada"), Seat("Ben"), Seat("Cy")])]
     ['Ben', 'Cy', 'Ada']
     """
-    return (*seats[1:], seats[0])
+    placed = {rematch_seat(old, len(seats)): seat for old, seat in enumerate(seats)}
+    return tuple(placed[new] for new in range(len(seats)))

@@ -29,7 +29,7 @@ from high_society.server._auth import hash_token
 from high_society.server._dialects import normalise_url
 from high_society.server._encoding import fast_json, stdlib_json
 from high_society.server._master import Busy, Master, Played
-from high_society.server._schema import SCHEMA_VERSION, schema_table
+from high_society.server._schema import MIGRATIONS, SCHEMA_VERSION, schema_table
 from high_society.server._services import assemble
 from high_society.server._store import Store
 from high_society.table import Accepted, Move, Seat, Table, read_move
@@ -740,3 +740,11 @@ def test_the_bare_app_of_the_benchmark_sends_a_payload_of_the_wire_s_shape() -> 
 
     for seat in range(3):
         SEAT_PAYLOAD.read(json.loads(payload_text(seat, 17)))
+
+
+def test_the_serve_page_tells_the_schema_version_and_every_migration() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "serve.md").read_text()
+    told = " ".join(page.split())
+    assert f"(`server._schema.SCHEMA_VERSION`, now {SCHEMA_VERSION})" in told
+    for version in MIGRATIONS:
+        assert f"{version} to {version + 1}" in told, f"the page does not tell migration {version}"

@@ -748,3 +748,9 @@ def test_the_serve_page_tells_the_schema_version_and_every_migration() -> None:
     assert f"(`server._schema.SCHEMA_VERSION`, now {SCHEMA_VERSION})" in told
     for version in MIGRATIONS:
         assert f"{version} to {version + 1}" in told, f"the page does not tell migration {version}"
+
+
+def test_the_serve_page_names_every_table_of_the_schema() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "serve.md").read_text()
+    for name in schema_table.metadata.tables:
+        assert f"`{name}`" in page, f"the page does not name {name}"

@@ -754,3 +754,173 @@ def test_the_serve_page_names_every_table_of_the_schema() -> None:
     page = (Path(__file__).resolve().parent.parent / "docs" / "serve.md").read_text()
     for name in schema_table.metadata.tables:
         assert f"`{name}`" in page, f"the page does not name {name}"
+
+
+def _page(name: str) -> str:
+    """A docs page, its lines joined by single spaces (as a reader reads it)."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / name).read_text("utf-8")
+    return " ".join(text.split())
+
+
+def test_the_serve_page_tells_the_number_of_bots_a_seat_can_have() -> None:
+    from high_society.server import BOTS
+
+    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+    told = f"bot kinds are the {words[len(BOTS)]} of `GET /api/bots`"
+    assert told in _page("serve.md"), f"the page does not say: {told}"
+
+
+def _server_error_codes() -> set[str]:
+    """Every error code the server's own code answers with: the codes given to
+    ``ApiError`` and ``Conflict``, the 431 answer's, and the table's refusals'."""
+    import ast
+    import re
+
+    from high_society.table import TableCode
+
+    codes = {code.value for code in TableCode}
+    for path in (Path(__file__).resolve().parent.parent / "src/high_society/server").rglob("*.py"):
+        source = path.read_text("utf-8")
+        codes.update(re.findall(r'"code":"([A-Z_]+)"', source))  # the 431 answer, as bytes
+        for node in ast.walk(ast.parse(source)):
+            if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+                continue
+            at = {"ApiError": 1, "Conflict": 0}.get(node.func.id)
+            if at is None or len(node.args) <= at:
+                continue
+            given = node.args[at]
+            if isinstance(given, ast.Constant) and isinstance(given.value, str):
+                codes.add(given.value)
+    return codes
+
+
+def test_the_serve_page_tells_every_error_kind_its_status_and_every_code_the_server_gives() -> None:
+    from high_society.server._errors import STATUS
+
+    page = _page("serve.md")
+    errors = page[page.index("### Errors as HTTP statuses") : page.index("## How it keeps")]
+    for kind, status in STATUS.items():
+        assert f"| {status} | `{kind.value}` |" in errors, f"no row for {status} {kind.value}"
+    codes = _server_error_codes()
+    assert {"NO_TOKEN", "NOT_RESERVED", "SCHEMA_MOVED", "HEAD_TOO_LARGE"} <= codes  # the scan
+    for code in sorted(codes):
+        assert f"`{code}`" in errors, f"the errors table does not name {code}"
+
+
+def test_the_serve_page_gives_the_server_s_bounds_and_defaults() -> None:
+    import inspect
+
+    import attrs
+
+    from high_society._clock import TimeControl
+    from high_society.record import MAX_NAME_LENGTH
+    from high_society.server import MAX_BODY_BYTES, Limits
+    from high_society.server._api import MAX_NUMBER_DIGITS
+    from high_society.server._auth import MAX_TOKEN_LENGTH
+    from high_society.server._lobby import PAGE
+    from high_society.server._replays import MAX_REPLAY_BYTES
+    from high_society.server._streams import KEEP_ALIVE_SECONDS
+
+    limits = Limits()
+    body_seconds, tables = limits.body_seconds, limits.tables_per_minute
+    told = {
+        "max_head_bytes": f"| a request head | {limits.max_head_bytes:,} bytes",
+        "max_headers": f"and {limits.max_headers} header lines, arriving whole",
+        "head_seconds": f"arriving whole within {limits.head_seconds:g} seconds of the connection",
+        "idle_seconds": f"| an idle kept-alive connection | {limits.idle_seconds:g} seconds |",
+        "body_seconds": f"`application/json`, arriving whole within {body_seconds:g} seconds",
+        "max_address_connections": f"{limits.max_address_connections} connections at once per",
+        "max_streams": f"{limits.max_streams:,} per process",
+        "max_seat_streams": f"| event streams | {limits.max_seat_streams} per seat",
+        "max_address_streams": f"{limits.max_address_streams} event streams per address",
+        "max_tables": f"{limits.max_tables:,} not over in the database",
+        "tables_per_minute": f"{tables:g} made per minute per address (a burst of {tables:g}, "
+        f"then one every {60 / tables:g} seconds)",
+        "replays_per_minute": f"{limits.replays_per_minute:g} replayed per minute per address "
+        f"(a burst of {limits.replays_per_minute:g})",
+        "all_replays_per_minute": f"{limits.all_replays_per_minute:g} per minute by all addresses",
+        "idle_hours": f"{limits.idle_hours:g} hours without an action",
+        "keep_days": f"{limits.keep_days:g} days after its end",
+    }
+    assert set(told) == set(attrs.fields_dict(Limits)), "a bound of Limits the test does not hold"
+    app = inspect.signature(create_app).parameters
+    master = inspect.signature(Master).parameters
+    clock = TimeControl()
+    send_seconds = app["send_seconds"].default
+    replay = f"{MAX_REPLAY_BYTES // 1024} KiB"
+    told |= {
+        "body": f"| a request body | {MAX_BODY_BYTES:,} bytes (a record to replay: {replay})",
+        "replay": f"a record of at most {replay}",
+        "413": f"a body over {MAX_BODY_BYTES:,} bytes, or a record to replay over {replay}",
+        "408": f"did not arrive whole within {limits.body_seconds:g} seconds (`BODY_TOO_SLOW`)",
+        "429": f"this seat has {limits.max_seat_streams} event streams open already, or this "
+        f"address {limits.max_address_streams} (`TOO_MANY_STREAMS`)",
+        "431": f"a request head over {limits.max_head_bytes:,} bytes or {limits.max_headers} "
+        "header lines",
+        "bots": f"the bots of at most {master['bot_threads'].default} tables think at once",
+        "sweep": f"any process's sweep (every {app['sweep_seconds'].default:g} seconds)",
+        "sweep_seconds": f"(`sweep_seconds`, {app['sweep_seconds'].default:g} seconds under",
+        "send_seconds": f"read nothing for {send_seconds:g} seconds (`send_seconds`)",
+        "keep-alive": f"at least the {KEEP_ALIVE_SECONDS:g} seconds between keep-alive comments",
+        "digits": f"whole numbers of at most {MAX_NUMBER_DIGITS} ASCII digits",
+        "tokens": f"tokens are read up to {MAX_TOKEN_LENGTH} characters",
+        "names": f"Names are 1 to {MAX_NAME_LENGTH} characters",
+        "lobby": f"the latest changed come first, {PAGE} a page",
+        "takeover": f"after `takeover` time-outs in a row (default {clock.takeover})",
+        "away": f"after `away_seconds` (default {clock.away_seconds:g})",
+    }
+    page = _page("serve.md")
+    for what, phrase in told.items():
+        assert phrase in page, f"{what}: the page does not say {phrase!r}"
+
+
+def test_the_serve_page_names_the_wheel_of_this_version() -> None:
+    import high_society
+
+    wheel = f"dist/high_society-{high_society.__version__}-py3-none-any.whl"
+    assert wheel in _page("serve.md")
+
+
+def test_the_stability_page_names_every_extra() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    extras = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    page = _page("stability.md")
+    for extra in extras:
+        assert f"`{extra}`" in page, f"the stability page does not name the {extra} extra"
+
+
+def test_the_stability_page_lists_every_deprecated_name() -> None:
+    """Every ``... is deprecated`` warning of the package names what the page lists."""
+    import ast
+
+    deprecated = set()
+    for path in (Path(__file__).resolve().parent.parent / "src/high_society").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and " is deprecated" in node.value
+            ):
+                deprecated.add(node.value.split(" is deprecated")[0])
+    assert "Validation.actions" in deprecated  # the scan finds them
+    page = _page("stability.md")
+    listed = page[page.index("## Deprecation") : page.index("## The command line")]
+    for name in sorted(deprecated):
+        assert f"{name}`" in listed, f"the stability page does not list {name} as deprecated"
+
+
+def test_the_stability_page_tells_the_versions_and_the_work_limit_of_the_code() -> None:
+    from high_society._reachability import WORK_LIMIT
+    from high_society.record import FORMAT, VERSION
+    from high_society.table import payload_schema
+
+    page = _page("stability.md")
+    schema_id = str(payload_schema()["$id"])
+    version = schema_id.rsplit(":v", 1)[1]
+    assert f"It is at version {version} (`{schema_id}`)" in page
+    assert f'`"format": "{FORMAT}", "version": {VERSION}`' in page
+    assert f"work limit** ({WORK_LIMIT:,} units)" in page

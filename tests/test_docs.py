@@ -739,3 +739,170 @@ def test_the_tasks_shown_are_the_ones_tasks_py_runs() -> None:
     assert {"setup", "test", "docs", "bench", "bench-server", "train"} <= set(names)
     tasks = (ROOT / "tasks.py").read_text(encoding="utf-8")
     assert all(f'"{name}"' in tasks for name in names)
+
+
+# --- The verification page and the rule map against the contracts and the tools' settings ---
+
+VERIFICATION_PAGE = DOCS / "verification.md"
+
+
+def postconditions() -> dict[str, list[str]]:
+    """``{function: its postconditions}`` of the engine's contracts (``post:`` lines of the
+    docstrings of ``rules.py`` and ``scoring.py``), in order."""
+    found: dict[str, list[str]] = {}
+    for name in ("rules", "scoring"):
+        path = ROOT / "src" / "high_society" / f"{name}.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef):
+                doc = ast.get_docstring(node) or ""
+                posts = re.findall(r"^\s*post(?:\[[^\]]*\])?:\s*(.+)$", doc, re.MULTILINE)
+                if posts:
+                    found[node.name] = posts
+    return found
+
+
+def table_rows(text: str, head: str) -> list[list[str]]:
+    """The cells of each row of the Markdown table whose head row starts with ``head``."""
+    rest = text.split(head, 1)[1].split("\n", 2)[2]  # past the head and the rule under it
+    rows = []
+    for line in rest.splitlines():
+        if not line.lstrip().startswith("|"):
+            break
+        rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+    return rows
+
+
+def test_the_verification_page_counts_the_contracts_and_the_planted_changes() -> None:
+    from verification.changes import CHANGES
+
+    text = VERIFICATION_PAGE.read_text(encoding="utf-8")
+    posts = postconditions()
+    counted = {
+        row[0].strip("`"): int(row[1]) for row in table_rows(text, "| Function | Postconditions |")
+    }
+    assert counted == {function: len(found) for function, found in posts.items()}
+    total = sum(map(len, posts.values()))
+    inside = sum(not change.outside for change in CHANGES)
+    assert f"**{total} postconditions, {total} confirmed; " in text
+    assert f"; {len(CHANGES)} planted changes, {len(CHANGES)} refuted**" in text
+    assert f"plants {len(CHANGES)} changes one at a time" in text
+    assert f"- **inside** a domain ({inside}):" in text
+    assert f"- **outside** ({len(CHANGES) - inside}):" in text
+
+
+def test_what_the_contracts_say_names_postconditions_of_their_functions() -> None:
+    posts = postconditions()
+    rows = table_rows(VERIFICATION_PAGE.read_text("utf-8"), "| Function | Postcondition |")
+    assert len(rows) >= 7
+    wrong = [
+        row[:2]
+        for row in rows
+        if not any(
+            re.search(rf"\b{re.escape(row[1].strip('`').removesuffix('...'))}", post)
+            for post in posts[row[0].strip("`")]
+        )
+    ]
+    assert wrong == []
+
+
+#: A group of the rule map's contracts column: predicates, then the functions whose
+#: postconditions they are, in brackets (``a``, ``b`` (``_bid``, ``_pass``)).
+CONTRACT_GROUP = re.compile(r"((?:`\w+`(?:'s two)?(?:, )?)+) \(([^)]*)\)")
+
+
+def contract_claims(cell: str, predicates: set[str]) -> list[tuple[str, str]]:
+    """``(predicate, function)`` for each predicate a cell of the rule map's contracts column
+    says a function's postconditions name (a function's own name, ``cast_out``'s two, is
+    no predicate)."""
+    return [
+        (name, function)
+        for names, functions in CONTRACT_GROUP.findall(cell)
+        for name in re.findall(r"`(\w+)`", names)
+        if name in predicates
+        for function in re.findall(r"`(\w+)`", functions)
+    ]
+
+
+def test_the_rule_maps_contracts_are_postconditions_of_the_functions_named() -> None:
+    from high_society import _contracts
+
+    predicates = set(_contracts.__all__)
+    posts = postconditions()
+    rows = table_rows(RULE_MAP.read_text(encoding="utf-8"), "| Rule | Examples")
+    claims = [claim for row in rows for claim in contract_claims(row[3], predicates)]
+    assert len(claims) >= 20
+    wrong = [(p, f) for p, f in claims if not any(re.search(rf"\b{p}\(", c) for c in posts[f])]
+    assert wrong == []
+    assert contract_claims("`a`, `b` (`_bid`, `_pass`), `c` (`_pass`)", {"a", "b", "c"}) == [
+        ("a", "_bid"),
+        ("a", "_pass"),
+        ("b", "_bid"),
+        ("b", "_pass"),
+        ("c", "_pass"),
+    ]
+
+
+def test_the_hypothesis_profiles_table_is_the_registered_profiles() -> None:
+    from hypothesis import settings
+
+    from property_tests.conftest import PROFILES
+
+    rows = table_rows(VERIFICATION_PAGE.read_text("utf-8"), "| Profile | Examples |")
+    shown = {row[0].strip("`"): (row[1], row[2], row[3].split()[0]) for row in rows}
+    registered = {
+        name: (
+            f"{settings.get_profile(name).max_examples:,}",
+            f"{settings.get_profile(name).stateful_step_count:,}",
+            "yes" if settings.get_profile(name).derandomize else "no",
+        )
+        for name in PROFILES
+    }
+    assert shown == registered
+
+
+def test_the_mutation_testing_settings_are_pyprojects() -> None:
+    import tomllib
+
+    mutmut = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["mutmut"]
+    text = VERIFICATION_PAGE.read_text(encoding="utf-8")
+    mutated = between_parens(text, "mutates the engine (")
+    assert re.findall(r"`(\w+)`", mutated) == [Path(path).stem for path in mutmut["only_mutate"]]
+    left_out = [row[0].strip("`") for row in table_rows(text, "| left out | why |")]
+    ignored = [
+        arg.split("=", 1)[1]
+        for arg in mutmut["pytest_add_cli_args"]
+        if arg.startswith(("--ignore=", "--ignore-glob="))
+    ]
+    assert left_out == ignored
+    assert f"timeout_multiplier = {mutmut['timeout_multiplier']}" in text
+    assert f'process_isolation = "{mutmut["process_isolation"]}"' in text
+
+
+def between_parens(text: str, start: str) -> str:
+    """The text after ``start`` up to the next closing bracket."""
+    return text.split(start, 1)[1].split(")", 1)[0]
+
+
+def test_every_condition_the_verification_page_names_is_one_of_the_search() -> None:
+    from high_society._reachability import _conditions
+
+    rows = table_rows(VERIFICATION_PAGE.read_text("utf-8"), "| Condition | What it says |")
+    named = [name for row in rows for name in re.findall(r"`(\w+)`", row[0])]
+    assert len(named) >= 7
+    assert [name for name in named if not inspect.isfunction(vars(_conditions).get(name))] == []
+
+
+def registered_directives(source: str) -> list[str]:
+    """The directives and roles a Sphinx extension's source registers, by name."""
+    return re.findall(r'app\.add_(?:directive|role)\("([\w-]+)"', source)
+
+
+def test_the_writing_page_names_every_directive_the_pages_checks_add() -> None:
+    page = (DOCS / "writing-docs.md").read_text(encoding="utf-8")
+    names = registered_directives((DOCS / "_made.py").read_text(encoding="utf-8"))
+    assert {"cli-options", "tasks", "fig", "fig-source"} <= set(names)
+    assert [name for name in names if not re.search(rf"[`{{]{name}[`}} ]", page)] == []
+    assert registered_directives('app.add_directive("a-b", A)\napp.add_role("c", C())') == [
+        "a-b",
+        "c",
+    ]

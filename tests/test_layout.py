@@ -647,3 +647,70 @@ def test_the_length_check_finds_what_it_should() -> None:
         ("f", 151)
     ]
     assert _long_parts(f"class A:\n{body[: -len('    x149 = 149') - 1]}\n", 150) == []
+
+
+# --- The modules docs/architecture.md names, and the road of a move -------------------------
+
+#: An internal module as the architecture page names it: a part of a package (``server._games``,
+#: ``batch._kernels``, ``cli._options``) or an underscore module of the package (``_clock``).
+INTERNAL_NAME = re.compile(r"`((?:server|table|batch|cli|_reachability)\.[\w.]+|_[a-z]\w*)`")
+
+
+def internal_names(text: str) -> set[str]:
+    """The internal modules ``text`` names in backticks (``_made.py``, a file, is none)."""
+    return set(INTERNAL_NAME.findall(text))
+
+
+def test_every_internal_module_the_architecture_page_names_exists() -> None:
+    # The tiers are checked against LAYERS above; this holds the rest of the page (the road
+    # of a move, where each concern lives) to the package too.
+    named_modules = internal_names(ARCHITECTURE)
+    assert {"server._master", "server._games", "_clock"} <= named_modules
+    assert sorted(n for n in named_modules if _package_module(f"high_society.{n}") is None) == []
+    assert internal_names("`server._gamez`, `_made.py`, `Table.deal`") == {"server._gamez"}
+
+
+def services_parts() -> dict[str, str]:
+    """``{part: module}``: each part of a server process (the fields of
+    ``server._services.Services``) and the module of its type (``games``: ``server._games``)."""
+    tree = ast.parse((SRC / "server" / "_services.py").read_text(encoding="utf-8"))
+    homes = {
+        alias.asname or alias.name: node.module.removeprefix("high_society.")
+        for node in tree.body
+        if isinstance(node, ast.ImportFrom) and node.module
+        for alias in node.names
+    }
+    (services,) = (n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Services")
+    return {
+        node.target.id: homes[ast.unparse(node.annotation)]
+        for node in services.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+
+
+def parts_called(source: str) -> set[str]:
+    """The parts of a server process that a router's routes call:
+    ``services(request).PART...``."""
+    return {
+        node.attr
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Call)
+        and ast.unparse(node.value.func) == "services"
+    }
+
+
+def test_the_road_of_a_move_names_the_parts_a_seats_routes_call() -> None:
+    # A seat's move and what the seat is sent go through the parts its router calls
+    # (the master, the tables kept in memory): the road on the architecture page names each.
+    road = between(ARCHITECTURE, "## A move through the table server", "\n## ")
+    parts = services_parts()
+    assert parts["games"] == "server._games"
+    assert parts["master"] == "server._master"
+    called = parts_called((SRC / "server" / "_routers" / "seats.py").read_text(encoding="utf-8"))
+    assert {"master", "games"} <= called
+    assert sorted(parts[part] for part in called if f"`{parts[part]}`" not in road) == []
+    assert parts_called("services(request).games.payload(t)\nservices(r).master") == {
+        "games",
+        "master",
+    }

@@ -689,3 +689,148 @@ def test_the_runtime_does_not_import_jsonschema() -> None:
         " sys.exit('jsonschema' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+# --- docs/records.md holds to the code ---------------------------------------------------------
+
+import re  # noqa: E402
+
+RECORDS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "records.md"
+
+
+def _page_text() -> str:
+    return RECORDS_PAGE.read_text(encoding="utf-8")
+
+
+def _page_table(heading: str) -> dict[str, list[str]]:
+    """The rows of the first table under ``heading``, by the code in their first cell."""
+    section = _page_text().split(f"\n{heading}\n", 1)[1].split("\n#", 1)[0]
+    rows: dict[str, list[str]] = {}
+    for line in section.splitlines():
+        if line.startswith("| `"):
+            cells = [cell.strip() for cell in line.strip().strip("|").split(" | ")]
+            rows[cells[0].strip("`")] = cells[1:]
+    return rows
+
+
+MALFORMED_TABLE = "### Codes for malformed input"
+ILLEGAL_TABLE = "### Codes for illegal actions"
+
+
+def test_the_records_page_lists_every_code_in_the_order_of_its_enum() -> None:
+    assert list(_page_table(MALFORMED_TABLE)) == [code.value for code in RecordCode]
+    reasons = [reason.value for reason in Reason if reason not in UNREACHABLE_IN_RECORDS]
+    assert list(_page_table(ILLEGAL_TABLE)) == reasons
+
+
+def _in_action(inner: str) -> str:
+    """A record whose second action holds ``inner`` (raw JSON) as its seat."""
+    head = doc([R("luxury-7"), P(0)]).rsplit("0}]}", 1)[0]
+    return f"{head}{inner}}}]}}"
+
+
+#: Malformed input met inside an action, beside the cases of :data:`CASES`.
+IN_ACTION = [
+    _in_action("[" * 70 + "]" * 70),  # TOO_DEEP
+    _in_action('"\\ud800"'),  # NOT_UTF8
+    _in_action("9" * 30),  # BAD_NUMBER
+]
+
+
+def test_the_records_page_says_which_codes_name_an_action_and_where_illegal_ones_point() -> None:
+    malformed, illegal = _page_table(MALFORMED_TABLE), _page_table(ILLEGAL_TABLE)
+    found = [(c.code, c.index, c.path) for c in CASES]
+    for text in IN_ACTION:
+        error = validate_record(text).error
+        assert error is not None
+        found.append((error.code, error.index, error.path))
+    named_an_action: set[str] = set()
+    for code, index, path in found:
+        if code in malformed:
+            index_cell = malformed[code][0]
+            if index is None:
+                assert "null" in index_cell, (code, index_cell)
+            else:
+                named_an_action.add(code)
+                assert "the action" in index_cell, (code, index_cell)
+        else:
+            assert index is not None
+            tail = path.removeprefix(f"$.actions[{index}]")
+            shown = "`" + re.sub(r"\[\d+\]", "[i]", tail) + "`"
+            assert illegal[code][-1] == shown, (code, path)
+    assert {"TOO_DEEP", "NOT_UTF8", "BAD_NUMBER"} <= named_an_action
+    # and no code is said to name an action that none of these shows naming one
+    said = {code for code, cells in malformed.items() if "the action" in cells[0]}
+    assert said == named_an_action
+
+
+def test_the_records_page_states_the_readers_limits_as_the_code_has_them() -> None:
+    from high_society import STANDARD_MONEY
+    from high_society._bidtable import _TABLES_BUDGET
+    from high_society.cards import MAX_MONEY_CARDS, MAX_MONEY_VALUE
+    from high_society.record import MAX_NAME_LENGTH
+    from high_society.serial import (
+        MAX_JSON_BYTES,
+        MAX_JSON_DEPTH,
+        MAX_JSON_INT,
+        MAX_JSON_VALUES,
+        MIN_JSON_INT,
+    )
+
+    page = " ".join(_page_text().split())
+    mib = 1024 * 1024
+    luxury = [c.value for c in StatusCard if c.is_luxury]
+    assert luxury == [f"luxury-{value}" for value in range(1, 11)]  # "..." on the page
+    others = [c.value for c in StatusCard if not c.is_luxury]
+    assert MAX_RECORD_BYTES == MAX_JSON_BYTES
+    assert (MIN_JSON_INT, MAX_JSON_INT) == (-(2**63), 2**63 - 1)
+    for fact in [
+        f"a string of 1 to {MAX_NAME_LENGTH} characters (`MAX_NAME_LENGTH`)",
+        f"larger than {MAX_RECORD_BYTES // mib} MiB ({MAX_RECORD_BYTES:,} bytes;"
+        " `MAX_RECORD_BYTES`, `MAX_JSON_BYTES`",
+        f"more than {MAX_JSON_VALUES:,} lists, objects and commas (`MAX_JSON_VALUES`",
+        f"nest more than {MAX_JSON_DEPTH} levels deep",
+        f"a `meta` nests at most {MAX_JSON_DEPTH - 1} levels",
+        "fits 64 bits (-2\\*\\*63 to 2\\*\\*63 - 1)",
+        f"at most {MAX_MONEY_CARDS} money cards (`MAX_MONEY_CARDS`",
+        f"each worth 1 to {MAX_MONEY_VALUE:,} (`MAX_MONEY_VALUE`)",
+        f"holds at most about {_TABLES_BUDGET // mib} MiB",
+        "The money values are "
+        + ", ".join(map(str, STANDARD_MONEY[:-1]))
+        + f" and {STANDARD_MONEY[-1]} (R1)",
+        f"A {MAX_MONEY_CARDS}-card hand's {2**MAX_MONEY_CARDS - 1:,} bids",
+        f"Status cards are written `{luxury[0]}` ... `{luxury[-1]}`, "
+        + ", ".join(f"`{name}`" for name in others[:-1])
+        + f" and `{others[-1]}`",
+    ]:
+        assert fact in page, fact
+    # a meta nested one level deeper than the page says is refused, as deep as it says is not
+    deep: JSON = 0
+    for _ in range(MAX_JSON_DEPTH - 2):
+        deep = [deep]
+    GameRecord(NAMES, (), {"x": deep})
+    with pytest.raises(RecordError) as refused:
+        GameRecord(NAMES, (), {"x": [deep]})
+    assert refused.value.code == RecordCode.TOO_DEEP
+
+
+def test_the_records_page_bounds_a_value_named_in_a_message_as_the_code_does() -> None:
+    from high_society import why_illegal
+    from high_society._text import short_repr
+
+    found = re.search(r"shows at most (\d+) characters of it", _page_text())
+    assert found is not None
+    bound = int(found[1])
+    hostile: list[object] = [
+        "x" * 1000,
+        ["x" * 100] * 6,
+        {"a" * 100: "b" * 100},
+        10**5000,
+        frozenset(range(10**6, 10**6 + 100)),
+    ]
+    lengths = [len(short_repr(value)) for value in hostile]
+    assert max(lengths) == bound, lengths  # never more, and as much for some values
+    problem = why_illegal(new_game(3), Pass(["x" * 100] * 6))  # type: ignore[arg-type]
+    assert problem is not None
+    shown = problem.message.removeprefix("cannot pass: ").split(" is not a seat")[0]
+    assert len(shown) == bound, problem.message

@@ -13,7 +13,7 @@ warm-up game set first fills the per-hand tables every engine shares.
 
 PettingZoo is measured with two random agents, both uniform over the legal ids of the
 ``int8`` mask: ``np.flatnonzero(mask)``, as the agent of the issue's first figures, and
-``np.flatnonzero(mask.view(np.bool_))``, the same choice at less than half the cost (numpy
+``np.flatnonzero(mask.view(np.bool_))``, the same choice at about half the cost (numpy
 finds the non-zero entries of a boolean array much faster than of an ``int8`` one).
 
 Then where a PettingZoo game's time goes (CPU time, games replayed with recorded actions):

@@ -3,9 +3,14 @@ the ``cli-options`` directive, which makes the table from the subcommand's own p
 build fails on a subcommand without its table; tests/test_docs.py proves it)."""
 
 import argparse
+import re
+import sys
 from pathlib import Path
 
-from high_society.cli import build_parser
+import pytest
+
+from high_society.cli import build_parser, main
+from high_society.errors import InvalidConfigError
 
 CLI_PAGE = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 
@@ -40,14 +45,6 @@ def test_every_option_has_a_help_line_for_its_table() -> None:
 
 
 # --- The facts of the page's prose, held to the parsers and the commands -----------------------
-
-import re  # noqa: E402
-import sys  # noqa: E402
-
-import pytest  # noqa: E402
-
-from high_society.cli import main  # noqa: E402
-from high_society.errors import InvalidConfigError  # noqa: E402
 
 #: Numbers that probe an option's bounds: each bound the page states, and one past it.
 _PROBES = (-1, 0, 1, 2, 3, 5, 6, 9, 10, 11, 1024, 1025, 10**7, 10**7 + 1, 2**63 - 1, 2**63)

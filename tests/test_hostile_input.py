@@ -270,7 +270,7 @@ def test_the_largest_config_keeps_every_legal_action_list_small() -> None:
 def test_the_cache_of_bid_tables_keeps_within_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     # Hands from outside can be many and large: the cache is cleared before it holds more
     # than its budget (64 MiB; 1 MiB here, so that three of the largest tables exceed it).
-    monkeypatch.setattr(bidtable, "_TABLES_BUDGET", 1024 * 1024)
+    monkeypatch.setattr(bidtable, "TABLES_BUDGET", 1024 * 1024)
     bidtable.TABLES.clear()
     hands = [frozenset(range(start, start + MAX_MONEY_CARDS)) for start in (980, 985, 989)]
     for hand in hands:

@@ -6,6 +6,7 @@ record can meet); ``test_cli_validate.py`` runs the same table through the comma
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -693,8 +694,6 @@ def test_the_runtime_does_not_import_jsonschema() -> None:
 
 # --- docs/records.md holds to the code ---------------------------------------------------------
 
-import re  # noqa: E402
-
 RECORDS_PAGE = Path(__file__).resolve().parents[1] / "docs" / "records.md"
 
 
@@ -766,7 +765,7 @@ def test_the_records_page_says_which_codes_name_an_action_and_where_illegal_ones
 
 def test_the_records_page_states_the_readers_limits_as_the_code_has_them() -> None:
     from high_society import STANDARD_MONEY
-    from high_society._bidtable import _TABLES_BUDGET
+    from high_society._bidtable import TABLES_BUDGET
     from high_society.cards import MAX_MONEY_CARDS, MAX_MONEY_VALUE
     from high_society.record import MAX_NAME_LENGTH
     from high_society.serial import (
@@ -794,7 +793,7 @@ def test_the_records_page_states_the_readers_limits_as_the_code_has_them() -> No
         "fits 64 bits (-2\\*\\*63 to 2\\*\\*63 - 1)",
         f"at most {MAX_MONEY_CARDS} money cards (`MAX_MONEY_CARDS`",
         f"each worth 1 to {MAX_MONEY_VALUE:,} (`MAX_MONEY_VALUE`)",
-        f"holds at most about {_TABLES_BUDGET // mib} MiB",
+        f"holds at most about {TABLES_BUDGET // mib} MiB",
         "The money values are "
         + ", ".join(map(str, STANDARD_MONEY[:-1]))
         + f" and {STANDARD_MONEY[-1]} (R1)",

@@ -2,14 +2,15 @@
 
 The legal bids of a player are the non-empty subsets of their hand whose total lifts their
 face-up cards above the highest bid (R5). Sorted by total, they are a suffix of this table,
-found with one bisection, so the cost of listing legal bids does not grow with their number.
+whose start is read from a list kept per total (``starts``), so the cost of listing legal
+bids does not grow with their number.
 A table depends only on the hand, so it is built once per distinct hand and kept.
 """
 
 from array import array
 from collections.abc import Sequence
 
-__all__ = ["TABLES", "BidTable", "bid_table", "fewest_cards"]
+__all__ = ["TABLES", "TABLES_BUDGET", "BidTable", "bid_table", "fewest_cards"]
 
 #: Every subset handed out so far, by its value mask (bit ``v`` set for money value ``v``).
 #: Tables of different hands share these frozensets, so a table holds only two arrays, and
@@ -112,7 +113,7 @@ TABLES: dict[frozenset[int], BidTable] = {}
 _TABLES_LIMIT = 8192
 #: What the cached tables may hold, in (estimated) bytes: hands from outside (states read
 #: from JSON, each with its own config) can be many and large, and must not fill memory.
-_TABLES_BUDGET = 64 * 1024 * 1024
+TABLES_BUDGET = 64 * 1024 * 1024
 _held = [0]  # estimated bytes in TABLES
 
 
@@ -130,7 +131,7 @@ def bid_table(hand: frozenset[int]) -> BidTable:
     except KeyError:
         table = BidTable(hand)
         size = _estimated_bytes(table)
-        if len(TABLES) >= _TABLES_LIMIT or _held[0] + size > _TABLES_BUDGET:
+        if len(TABLES) >= _TABLES_LIMIT or _held[0] + size > TABLES_BUDGET:
             TABLES.clear()
             _held[0] = 0
         TABLES[hand] = table

@@ -375,3 +375,125 @@ def test_any_bytes_or_archive_is_a_network_or_an_invalid_config_error(
         except InvalidConfigError:
             continue
         assert network.inputs == observation_size(network.players)
+
+
+#: Numbers as the pages write them in words.
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _told(page: str) -> str:
+    """A page of docs/ with its whitespace made single spaces (lines wrap anywhere)."""
+    return " ".join((_ROOT / "docs" / page).read_text(encoding="utf-8").split())
+
+
+def _listed(numbers: list[int]) -> str:
+    """``numbers`` as the pages list them: ``1, 2 and 3``."""
+    return ", ".join(f"{n:,}" for n in numbers[:-1]) + f" and {numbers[-1]:,}"
+
+
+def test_the_ai_page_tells_the_policy_format_and_its_bounds() -> None:
+    from high_society.encoding import num_actions
+    from high_society.learned import FORMAT_VERSION, MAX_LAYERS, MAX_WEIGHTS_BYTES
+
+    told = _told("ai.md")
+    assert f"an `.npz` of `format` ({FORMAT_VERSION}), `players`, `observation_size`" in told
+    assert MAX_WEIGHTS_BYTES % (1 << 20) == 0
+    assert f"a regular file of at most {MAX_WEIGHTS_BYTES >> 20} MiB" in told
+    assert f"at most {MAX_LAYERS} layers" in told
+    assert f"or one per action id ({num_actions():,}: the full action space" in told
+
+
+def test_the_pages_tell_the_shape_of_the_shipped_networks() -> None:
+    from high_society.batch.training import TrainingConfig
+
+    hidden = TrainingConfig().hidden
+    for players in WEIGHTS_FILES:
+        layers = shipped_network(players).layers
+        assert [w.shape[1] for w, _ in layers[:-1]] == [hidden] * (len(layers) - 1)
+        assert layers[-1][0].shape[1] == 2
+        told = _told("ai.md")
+        assert (
+            f"policy and value networks of {_WORDS[len(layers) - 1]} hidden layers of "
+            f"{hidden} `tanh` units" in told
+        )
+        # One matrix product a layer.
+        assert f"the observation tensor and {_WORDS[len(layers)]} small matrix products" in (
+            _told("bots.md")
+        )
+
+
+def test_the_ai_page_tells_the_settings_the_shipped_networks_were_trained_with() -> None:
+    import re
+
+    from high_society.batch.hardening import RoundShares
+    from high_society.batch.league import TRAINING_STYLES
+    from high_society.batch.training import TrainingConfig
+
+    told = _told("ai.md")
+    config = TrainingConfig()
+    mantissa, exponent = f"{config.lr:e}".split("e")
+    lr = f"{float(mantissa):g}e{int(exponent)}"
+    assert (
+        f'{config.games:,} games, one learner seat drawn per game, `actions="pass-cheapest"`'
+        in told
+    )
+    assert (
+        f"{config.steps} steps per game per update; {config.epochs} epochs of minibatches of "
+        f"{config.minibatch:,}; Adam {lr}, gradient norm clipped to 0.5; clipping "
+        f"{config.clip:g}; entropy bonus {config.entropy:g}; GAE λ {config.gae_lambda:g}"
+    ) in told
+    # The league: the compiled styles, and what `python3 tasks.py train` adds to them.
+    script = (_ROOT / "examples" / "train_league.py").read_text(encoding="utf-8")
+    defaults = dict(re.findall(r'"--([\w-]+)", type=\w+, default=([\d.]+)', script))
+    league = told[told.index("| league |") : told.index("| PPO, numpy |")]
+    assert float(defaults["same-table"]) == 0.5
+    assert "in half the games one draw takes every other seat" in league
+    assert config.snapshot_share == 0.5
+    assert (
+        f"every {defaults['snapshot-every']} updates a frozen copy of the learner joins (the "
+        f"last {config.snapshots} kept, together half the seats)" in league
+    )
+    names = {"pass": "always pass", "cheapest": "cheapest bid", "uniform": "uniform random"}
+    for style, _ in TRAINING_STYLES:
+        assert names.get(style.name, style.name) in league, style
+    for name, words in (("classic", "classic at boldness"), ("heuristic", "heuristic at")):
+        found = re.search(rf"{words} (\d[\d.]*(?:, \d[\d.]*)* and \d[\d.]*)", league)
+        assert found is not None, name
+        boldness = [float(n) for n in re.findall(r"\d+(?:\.\d+)?", found[1])]
+        assert boldness == [s.boldness for s, _ in TRAINING_STYLES if s.name == name]
+    shares = RoundShares()
+    assert defaults["response-updates"] == defaults["bot-updates"]
+    assert f"`--bot-updates` ({defaults['bot-updates']} each)" in told
+    assert (
+        f"default {shares.responses:g}, {shares.styles:g} and {shares.bot:g} of the seats" in told
+    )
+
+
+def test_the_ai_page_tells_the_sizes_and_bounds_of_the_game() -> None:
+    from high_society.encoding import NUM_CHANCE_OUTCOMES, num_actions
+    from high_society.observation import max_chance_nodes, max_game_length
+
+    told = _told("ai.md")
+    sizes = [observation_size(n) for n in (3, 4, 5)]
+    assert f"{_listed(sizes)} floats for 3, 4 and 5 players" in told
+    lengths = [max_game_length(n) for n in (3, 4, 5)]
+    assert f"{_listed(lengths)} for 3, 4 and 5 players" in told
+    assert f"({max_chance_nodes()} reveals)" in told
+    assert f"`encoding.NUM_CHANCE_OUTCOMES` ({NUM_CHANCE_OUTCOMES})" in told
+    assert f"`1 + (2**m - 1) + 10` player action ids, {num_actions():,} in the standard" in told
+    assert f"one entry per action id ({num_actions():,} in the standard game)" in told
+    pettingzoo = pytest.importorskip("high_society.pettingzoo")
+    assert f"({pettingzoo.MASK_CACHE_SIZE:,}) masks" in told
+
+
+def test_the_ai_page_names_the_versions_the_extras_pin() -> None:
+    import tomllib
+
+    extras = tomllib.loads((_ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    pinned = dict(req.split("==") for req in extras["openspiel"] + extras["pettingzoo"])
+    told = _told("ai.md")
+    assert f"(OpenSpiel {pinned['open_spiel']}, a manylinux wheel" in told
+    assert f"(PettingZoo {pinned['pettingzoo']}, Gymnasium {pinned['gymnasium']})" in told

@@ -105,3 +105,91 @@ def test_the_docs_show_the_levels_as_recorded() -> None:
     made = (DOCS / "_made.py").read_text(encoding="utf-8")
     assert "RATINGS_COMMAND" in made
     assert "LEVELS" in made
+
+
+#: Numbers as the pages write them in words.
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _bots_page() -> str:
+    """docs/bots.md with its whitespace made single spaces (lines wrap anywhere)."""
+    return " ".join((DOCS / "bots.md").read_text(encoding="utf-8").split())
+
+
+def test_the_bots_page_counts_the_rated_bots_and_their_games() -> None:
+    told = _bots_page()
+    assert f"(the {_WORDS[len(LEVELS)]} bots, seats drawn at random," in told
+    assert f"At {_recorded()['games']} games per count only the ends" in told
+
+
+def test_the_bots_page_gives_every_knob_of_the_search_bot_with_its_default() -> None:
+    import inspect
+    import re
+
+    from high_society.search import SearchBot
+
+    text = (DOCS / "bots.md").read_text(encoding="utf-8")
+    start = text.index("| knob | default | what it does |")
+    table = text[start : text.index("\n\n", start)]
+    rows = re.findall(r"^\| `(\w+)` \| ([^|]+?) \|", table, re.MULTILINE)
+    parameters = inspect.signature(SearchBot).parameters
+    # The rollout is told beside the table; the clock is for tests (no option of the CLI).
+    knobs = [name for name in parameters if name not in ("rollout", "clock")]
+    assert [name for name, _ in rows] == knobs
+    for name, default in rows:
+        assert default.strip("`") == repr(parameters[name].default), name
+    told = _bots_page()
+    assert f'`rollout="{parameters["rollout"].default}"` (default)' in told
+
+
+def test_the_bots_page_gives_every_knob_of_the_lookahead_bot_with_its_default() -> None:
+    import inspect
+    import re
+
+    from high_society.lookahead import MAX_ROLLOUTS, LookaheadBot
+
+    told = _bots_page()
+    start = told.index("Knobs: `seed`")
+    knobs = dict(re.findall(r"`(\w+)` \(([^()]*)\)", told[start : told.index(". In a", start)]))
+    parameters = inspect.signature(LookaheadBot).parameters
+    assert list(knobs) == list(parameters)
+    for name, parameter in parameters.items():
+        if parameter.default is not None:
+            assert knobs[name].endswith(f"default {parameter.default}"), name
+    assert knobs["rollouts"].startswith(f"1 to {MAX_ROLLOUTS:,};")
+    assert knobs["network"].endswith("default the shipped one")
+    assert f"games per candidate ({parameters['rollouts'].default} by default)" in told
+
+
+def test_the_bots_page_lists_every_stranger_with_its_prices() -> None:
+    import re
+
+    from high_society.strangers import STRANGERS
+
+    text = (DOCS / "bots.md").read_text(encoding="utf-8")
+    start = text.index("| stranger | style |")
+    table = text[start : text.index("\n\n", start)]
+    rows = dict(re.findall(r"^\| `(\w+)` \| (.+) \|$", table, re.MULTILINE))
+    assert list(rows) == list(STRANGERS)
+    assert f"holds {_WORDS[len(STRANGERS)]} styles" in _bots_page()
+    value, collector = STRANGERS["value_bidder"], STRANGERS["collector"]
+    assert rows["value_bidder"].startswith(
+        f"fair prices (luxury {value.luxury_rate:g} v + {value.luxury_base:g}, prestige "
+        f"{value.prestige_base:g} + L/{1 / value.prestige_rate:g}), keeps {value.floor:.0%} "
+    )
+    assert STRANGERS["thrifty"].floor == 0.5
+    assert rows["thrifty"].endswith("keeps half its money")
+    assert rows["collector"].startswith(
+        f"luxury dear ({collector.luxury_rate:g} v + {collector.luxury_base:g})"
+    )
+    late = STRANGERS["late_spender"]
+    assert late.early == 0.5
+    assert rows["late_spender"].startswith("half prices")
+    assert rows["late_spender"].endswith(f", {late.late:g} times after")
+    assert STRANGERS["careful"].margin == 0.0
+    assert rows["careful"].endswith("never bids to become the poorest seat")
+    assert rows["keeper"].endswith(
+        f"keeps {STRANGERS['keeper'].margin:g} clear of the poorest other seat"
+    )
+    assert STRANGERS["noisy"].noise == 0.5
+    assert rows["noisy"].startswith("a value bidder whose prices swing by half either way")

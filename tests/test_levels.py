@@ -119,7 +119,7 @@ def _bots_page() -> str:
 def test_the_bots_page_counts_the_rated_bots_and_their_games() -> None:
     told = _bots_page()
     assert f"(the {_WORDS[len(LEVELS)]} bots, seats drawn at random," in told
-    assert f"At {_recorded()['games']} games per count only the ends" in told
+    assert f"At {_recorded()['games']} games per count neighbours' intervals overlap" in told
 
 
 def test_the_bots_page_gives_every_knob_of_the_search_bot_with_its_default() -> None:

@@ -2,7 +2,7 @@
 
 A learned bot is measured against opponents kept out of its training (docs/bots.md). These
 styles are written apart from the training league (:mod:`high_society.batch.league`,
-which never imports this module: ``tests/test_layout.py`` checks it) and apart from the
+which never imports this module: ``tests/test_league.py`` checks it) and apart from the
 package's other bots: each prices the card up for auction with its own table, from what
 the seat sees, and bids the cheapest legal bid while the highest bid on the table is below
 its price and its money stays above its own floor. None of them plays like the heuristic,

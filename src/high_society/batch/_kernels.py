@@ -47,7 +47,7 @@ _njit: Callable[..., Any] = numba.njit
 
 def _jit_inline(fn: F) -> F:
     """``_jit``, inlined into its callers by numba: the per-game functions of the hot loops
-    (about 25% more games per second for the same compile time)."""
+    (more games per second for the same compile time)."""
     return cast(F, _njit(inline="always", **_OPTIONS)(fn))
 
 

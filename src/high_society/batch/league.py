@@ -6,7 +6,7 @@ and classic bots, the heuristic one from half to twice its prices, the cheapest 
 always), each with its weight. :func:`~high_society.batch.training.train` adds frozen
 copies of the learner as it goes. The opponents a bot is *measured* against, styles that
 no training saw, live apart in :mod:`high_society.strangers`, which nothing here imports
-(``tests/test_layout.py`` checks it).
+(``tests/test_league.py`` checks it).
 """
 
 from collections.abc import Sequence

@@ -12,7 +12,7 @@ imported, as ``python3 tasks.py train`` does; on two cores the default threading
 many times the CPU for these small matrices.
 
 The gradients are written out by hand (a two-hidden-layer tanh network needs a few lines);
-``tests/test_training.py`` checks them against finite differences.
+``tests/test_league.py`` checks them against finite differences.
 """
 
 import itertools

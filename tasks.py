@@ -21,9 +21,10 @@ R] [--baseline COMMIT]`` (what a move costs the table server beside a bare Starl
 doing the same I/O, both loaded by wrk, which is installed when missing, on SQLite and a
 throwaway PostgreSQL server; ``bench-server --streams [--tables N] ...``: the event-stream
 load test with bot clients and two server processes; not part of ``test``;
-docs/performance.md) and ``fuzz [EXAMPLES]`` (the long fuzz
-run of every entry point, EXAMPLES inputs each, default 2,000, and the peak memory of
-worst-case inputs; not part of ``test``, which runs a short derandomised pass;
+docs/performance.md) and ``fuzz [EXAMPLES [FIGURES]]`` (the long fuzz
+run of every entry point, EXAMPLES inputs each, default 2,000, its table also written to the
+figure file FIGURES when given, and the peak memory of worst-case inputs; not part of
+``test``, which runs a short derandomised pass;
 docs/records.md), ``train [ARGS...]`` (trains the learned bots for 3, 4 and 5 players in
 a league, PPO in numpy; docs/ai.md; not part of ``test``) and ``pythons [VERSION...]`` (the
 test suite under the other Pythons the package's classifiers name, default 3.12 and 3.13,
@@ -423,9 +424,10 @@ def mutate(*args: str) -> None:
     run(PY, "-c", "import json; print(json.load(open('mutants/mutmut-cicd-stats.json')))")
 
 
-def fuzz(examples: str = "2000") -> None:
+def fuzz(examples: str = "2000", figures: str = "") -> None:
     """The long, randomised fuzz run (docs/records.md, "Fuzzing"): ``examples`` inputs per
-    entry point, then the figures table, then peak memory of the worst-case inputs."""
+    entry point, then the figures table (also written to the figure file ``figures``, when
+    given), then peak memory of the worst-case inputs."""
     report = ROOT / ".fuzz-report.md"
     run(
         BIN / "pytest",
@@ -435,6 +437,7 @@ def fuzz(examples: str = "2000") -> None:
         "-q",
         HIGH_SOCIETY_FUZZ_EXAMPLES=str(int(examples)),
         HIGH_SOCIETY_FUZZ_REPORT=str(report),
+        HIGH_SOCIETY_FUZZ_FIGURES=figures,
     )
     print(report.read_text(encoding="utf-8"), flush=True)
     run(PY, "-m", "benchmarks.hostile_memory")
@@ -508,7 +511,7 @@ def main(argv: list[str]) -> None:
         verify_deep(*rest[:2])
     elif task == "fuzz":
         setup("dev")
-        fuzz(*rest[:1])
+        fuzz(*rest[:2])
     elif task == "mutate":
         mutate(*rest)
     elif task == "pythons":

@@ -18,7 +18,8 @@ only a reported figure.
 CI runs a short derandomised pass (the same inputs every run). The long run is
 ``python3 tasks.py fuzz [EXAMPLES]``: randomised, ``EXAMPLES`` inputs per entry point (env
 ``HIGH_SOCIETY_FUZZ_EXAMPLES``), and a table of figures (inputs tried, slowest input, largest
-memory) written to the file named by ``HIGH_SOCIETY_FUZZ_REPORT``.
+memory) written to the file named by ``HIGH_SOCIETY_FUZZ_REPORT`` and, as a figure file, to
+the one named by ``HIGH_SOCIETY_FUZZ_FIGURES``.
 """
 
 import contextlib
@@ -119,16 +120,25 @@ class Figures:
             row[1], row[3] = seconds, size
         row[2] = max(row[2], peak)
 
+    def figure_rows(self) -> list[list[str]]:
+        """The rows of the figure file's table: the markdown table's cells."""
+        return [
+            [
+                f"`{entry}`",
+                f"{int(count):,}",
+                f"{slowest * 1000:.1f} ms",
+                f"{int(size):,} B",
+                f"{peak / MIB:.2f} MiB",
+            ]
+            for entry, (count, slowest, peak, size) in sorted(self.rows.items())
+        ]
+
     def table(self) -> str:
         lines = [
             "| Entry point | Inputs | Slowest | (its size) | Largest memory |",
             "| --- | ---: | ---: | ---: | ---: |",
         ]
-        for entry, (count, slowest, peak, size) in sorted(self.rows.items()):
-            lines.append(
-                f"| `{entry}` | {int(count):,} | {slowest * 1000:.1f} ms | {int(size):,} B"
-                f" | {peak / MIB:.2f} MiB |"
-            )
+        lines += ["| " + " | ".join(row) + " |" for row in self.figure_rows()]
         return "\n".join(lines) + "\n"
 
 
@@ -141,6 +151,31 @@ def _report() -> Iterator[None]:
     target = os.environ.get("HIGH_SOCIETY_FUZZ_REPORT")
     if target:
         Path(target).write_text(FIGURES.table(), encoding="utf-8")
+    figures = os.environ.get("HIGH_SOCIETY_FUZZ_FIGURES")
+    if figures and LONG_RUN:
+        _write_figures(figures)
+
+
+def _write_figures(path: str) -> None:
+    """The long run's figures, to the figure file ``path`` (docs/figures/fuzz.json)."""
+    from benchmarks.figures import table, write
+
+    calls = sum(int(row[0]) for row in FIGURES.rows.values())
+    write(
+        path,
+        command=f"python3 tasks.py fuzz {LONG_RUN} {path}",
+        title="The long fuzz run of every entry point",
+        notes=f"{LONG_RUN:,} randomised inputs per entry point ({calls:,} calls in all): a "
+        "rerun gives other inputs. Slowest: the CPU time of the slowest call; its size: that "
+        "input's size in bytes (0 for a Python object); largest memory: the greatest "
+        "tracemalloc peak of one call.",
+        figures={
+            "entry_points": table(
+                ["Entry point", "Inputs", "Slowest", "Its size", "Largest memory"],
+                FIGURES.figure_rows(),
+            )
+        },
+    )
 
 
 def measured(entry: str, size: int, call: Callable[[], T]) -> T:
@@ -708,10 +743,11 @@ def test_the_batch_engine_answers_any_count_state_or_id_with_a_batch_error(
 ) -> None:
     import numpy as np
 
-    from high_society.batch import BatchError, GameBatch, IllegalActionIdError
+    from high_society.batch import MAX_GAMES, BatchError, GameBatch, IllegalActionIdError
 
-    # A batch's arrays grow with its games: up to 300 bytes each may be taken.
-    size = 300 * games if type(games) is int and 0 < games <= 64 else 0
+    # A batch's arrays grow with the games it is asked for (up to MAX_GAMES): up to 300
+    # bytes each may be taken.
+    size = 300 * games if type(games) is int and 0 < games <= MAX_GAMES else 0
     for call in (
         lambda: GameBatch(games, 3),  # type: ignore[arg-type]
         lambda: GameBatch.from_states(states),  # type: ignore[arg-type]

@@ -29,8 +29,9 @@ Three calls carry a server:
 person must act or the game is over, through the library's one game loop
 (:func:`~high_society.host.turns`); :meth:`Table.deal` plays only the reveals due (after a
 person's move that ended an auction), and :attr:`Table.waiting_for` says who must act: a
-person, a bot, chance or nobody. :func:`rematch_seats` seats a rematch (R3; :func:`rematch_seat`: where one player sits). Every shape
-sent or taken is :mod:`high_society.wire`'s.
+person, a bot, chance or nobody. :func:`rematch_seats` seats a rematch (R3;
+:func:`rematch_seat`: where one player sits). Every shape sent or taken is
+:mod:`high_society.wire`'s.
 
 A table may have a clock (:class:`TimeControl`, as data): given the time with each action
 (``now``), it knows the deadline of the seat to act (:attr:`Table.deadline`), and

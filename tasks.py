@@ -182,6 +182,7 @@ def typecheck() -> None:
         "verification",
         "benchmarks",
         "services",
+        "docs",
     )
 
 

@@ -11,6 +11,7 @@ import attrs
 from docutils import nodes
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
+from sphinx.domains.python import PythonDomain
 from sphinx.environment import BuildEnvironment
 from sphinx.ext import napoleon
 from sphinx.util import logging
@@ -95,7 +96,9 @@ def _public_alias(
     if not target.startswith("high_society."):
         # A bare name from a submodule's docstring, such as ``MAX_JSON_DEPTH``: the one
         # documented object of that name, if there is exactly one.
-        matches = [full for full in env.get_domain("py").objects if full.endswith(f".{target}")]
+        domain = env.get_domain("py")
+        assert isinstance(domain, PythonDomain)
+        matches = [full for full in domain.objects if full.endswith(f".{target}")]
         if f"high_society.{target}" in matches:  # the package's own name, where users import it
             matches = [f"high_society.{target}"]
         if len(matches) != 1 or "." in target:
@@ -128,7 +131,8 @@ def _napoleon_except_attributes(
     ``"Money the player still owns: in hand plus face up"`` as ``"type: description"``.
     """
     if what not in {"attribute", "data", "property"}:
-        napoleon._process_docstring(app, what, name, obj, options, lines)
+        # Sphinx names ``what``'s values in a private Literal; autodoc gives one of them.
+        napoleon._process_docstring(app, what, name, obj, options, lines)  # type: ignore[arg-type]
 
 
 def _split_parameters(signature: str) -> list[str]:
@@ -165,7 +169,7 @@ def _attrs_defaults(
     ``NOTHING`` for a factory, which ``autodoc_preserve_defaults`` would print as they are.
     A default left unreadable is a warning, so ``-W`` fails the build.
     """
-    if what != "class" or signature is None or not attrs.has(obj):
+    if what != "class" or signature is None or not isinstance(obj, type) or not attrs.has(obj):
         return None
     fields = {field.alias: field for field in attrs.fields(obj)}
     shown = []
@@ -174,8 +178,10 @@ def _attrs_defaults(
         field = fields.get(head.split(":")[0].strip())
         if equals and field is not None and (default == "NOTHING" or "attr_dict[" in default):
             value = field.default
-            if isinstance(value, attrs.Factory) and not value.takes_self:
-                value = value.factory()
+            # attrs' stubs type Factory as a function: its instances are told by their fields.
+            factory = getattr(value, "factory", None)
+            if callable(factory) and not getattr(value, "takes_self", True):
+                value = factory()
             parameter = f"{head} = {_show_default(value)}"
         shown.append(parameter)
     signature = f"({', '.join(shown)})"

@@ -12,7 +12,15 @@ from high_society.cards import MAX_PLAYERS
 from high_society.cards import check_players as check_player_count
 from high_society.errors import InvalidConfigError, InvalidSeatError, RecordCode, RecordError
 
-__all__ = ["MAX_BOT_LENGTH", "Seat", "check_seats", "read_seats", "rematch_seat", "rematch_seats"]
+__all__ = [
+    "MAX_BOT_LENGTH",
+    "Seat",
+    "check_seat",
+    "check_seats",
+    "read_seats",
+    "rematch_seat",
+    "rematch_seats",
+]
 
 #: The longest bot label, in characters.
 MAX_BOT_LENGTH = 64
@@ -112,9 +120,19 @@ def rematch_seat(seat: int, players: int) -> int:
         InvalidSeatError: ``seat`` is not a seat of a table of ``players``.
     """
     check_player_count(players)
+    return (check_seat(seat, players) - 1) % players
+
+
+def check_seat(seat: object, players: int) -> int:
+    """``seat`` itself, if it is a seat of a table of ``players``: an int from 0 to
+    ``players - 1``.
+
+    Raises:
+        InvalidSeatError: it is not.
+    """
     if type(seat) is not int or not 0 <= seat < players:
         raise InvalidSeatError(f"{short_repr(seat)} is not a seat (seats are 0 to {players - 1})")
-    return (seat - 1) % players
+    return seat
 
 
 def rematch_seats(seats: Sequence[Seat]) -> tuple[Seat, ...]:

@@ -22,7 +22,6 @@ from high_society.errors import (
     HighSocietyError,
     IllegalActionError,
     InvalidConfigError,
-    InvalidSeatError,
     NoRevealDueError,
     OutOfRangeError,
     RecordCode,
@@ -42,7 +41,7 @@ from high_society.table._payloads import (
     sent,
     sent_text,
 )
-from high_society.table._seats import Seat, check_seats, read_seats
+from high_society.table._seats import Seat, check_seat, check_seats, read_seats
 from high_society.wire import CLOCK, MOVE, Move, RefusalKind
 
 __all__ = [
@@ -497,10 +496,7 @@ class Table(_Telling):
                 caller's mistake too; nothing is played).
         """
         check_time(now)
-        if type(seat) is not int or not 0 <= seat < len(self._seats):
-            raise InvalidSeatError(
-                f"{short_repr(seat)} is not a seat (seats are 0 to {len(self._seats) - 1})"
-            )
+        check_seat(seat, len(self._seats))
         checked = _checked(seat, move, self._game.history)
         if not isinstance(checked, Move):  # refused, or a retry accepted again
             return checked

@@ -43,6 +43,7 @@ from high_society.batch import (
 )
 from high_society.cli import main
 from high_society.encoding import action_id
+from tests.pages import docs_page
 
 FULL = (1 << len(STANDARD.money)) - 1
 FIRST_DISCARD = 1 << len(STANDARD.money)
@@ -477,18 +478,10 @@ def test_without_numba_the_import_names_the_extra(monkeypatch: pytest.MonkeyPatc
         importlib.import_module("high_society.batch")
 
 
-def _batch_page() -> str:
-    """docs/batch.md with its whitespace made single spaces (lines wrap anywhere)."""
-    from pathlib import Path
-
-    page = Path(__file__).resolve().parent.parent / "docs" / "batch.md"
-    return " ".join(page.read_text(encoding="utf-8").split())
-
-
 def test_the_batch_page_names_every_compiled_policy() -> None:
     from high_society.batch import POLICIES
 
-    told = _batch_page()
+    told = docs_page("batch.md")
     start = told.index("Compiled policies of {py:data}`~high_society.batch.POLICIES`")
     paragraph = told[start : told.index("`advance(policies)`", start)]
     assert sorted(re.findall(r'`"(\w+)"`', paragraph)) == sorted(POLICIES)
@@ -498,4 +491,4 @@ def test_the_batch_page_counts_the_arrays_of_a_batch() -> None:
     from high_society.batch._kernels import Games
 
     words = dict(enumerate(("ten", "eleven", "twelve", "thirteen", "fourteen"), start=10))
-    assert f"a named tuple of {words[len(Games._fields)]} arrays" in _batch_page()
+    assert f"a named tuple of {words[len(Games._fields)]} arrays" in docs_page("batch.md")

@@ -11,6 +11,7 @@ import pytest
 
 from high_society.cli import build_parser, main
 from high_society.errors import InvalidConfigError
+from tests.pages import docs_page
 
 CLI_PAGE = Path(__file__).resolve().parent.parent / "docs" / "cli.md"
 
@@ -83,12 +84,8 @@ def _number(text: str) -> int:
 _BOUND = r"([\d,]+|`2\*\*63 - 1`)"
 
 
-def _page() -> str:
-    return " ".join(CLI_PAGE.read_text(encoding="utf-8").split())
-
-
 def test_the_cli_page_gives_the_bounds_of_every_count_as_the_parsers_have_them() -> None:
-    page = _page()
+    page = docs_page("cli.md")
     games = page.split("`--games` ", 1)[1].split(", `--seed`", 1)[0]
     said: dict[str, tuple[int, int]] = {}
     for low, high, names in re.findall(rf"{_BOUND} to {_BOUND} \(([^)]*)\)", games):
@@ -113,7 +110,7 @@ def test_the_cli_page_shows_what_serve_says_without_its_extra(
     assert main(["serve"]) == 1
     said = capsys.readouterr().err.strip().split(": pip ")[0]
     assert said.startswith("high-society: serve needs the server extra")
-    assert f"`{said}: ...` and exits with code 1" in _page()
+    assert f"`{said}: ...` and exits with code 1" in docs_page("cli.md")
 
 
 def test_the_cli_page_gives_the_bounds_of_serves_seconds_as_serve_checks_them() -> None:
@@ -124,7 +121,7 @@ def test_the_cli_page_gives_the_bounds_of_serves_seconds_as_serve_checks_them() 
     found = re.search(
         rf"`--bot-delay` takes {_BOUND} to {_BOUND} seconds and `--send-seconds` {_BOUND} to"
         rf" {_BOUND}:",
-        _page(),
+        docs_page("cli.md"),
     )
     assert found is not None
     for option, low, high in [

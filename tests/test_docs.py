@@ -38,9 +38,9 @@ import pytest
 import high_society
 from high_society import HighSocietyError
 from high_society.cli import build_parser
+from tests.pages import DOCS
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
 
 #: The functions that must document ``Raises`` whatever the source scan finds.
 MUST_DOCUMENT_RAISES = ("apply", "new_game", "result", "GameConfig")

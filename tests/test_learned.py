@@ -43,6 +43,7 @@ from high_society.learned import (
 )
 from high_society.observation import observation_scale, observation_size, observation_tensor
 from high_society.tournament import Entrant, tournament
+from tests.pages import WORDS, docs_page
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -377,14 +378,7 @@ def test_any_bytes_or_archive_is_a_network_or_an_invalid_config_error(
         assert network.inputs == observation_size(network.players)
 
 
-#: Numbers as the pages write them in words.
-_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
 _ROOT = Path(__file__).resolve().parent.parent
-
-
-def _told(page: str) -> str:
-    """A page of docs/ with its whitespace made single spaces (lines wrap anywhere)."""
-    return " ".join((_ROOT / "docs" / page).read_text(encoding="utf-8").split())
 
 
 def _listed(numbers: list[int]) -> str:
@@ -396,7 +390,7 @@ def test_the_ai_page_tells_the_policy_format_and_its_bounds() -> None:
     from high_society.encoding import num_actions
     from high_society.learned import FORMAT_VERSION, MAX_LAYERS, MAX_WEIGHTS_BYTES
 
-    told = _told("ai.md")
+    told = docs_page("ai.md")
     assert f"an `.npz` of `format` ({FORMAT_VERSION}), `players`, `observation_size`" in told
     assert MAX_WEIGHTS_BYTES % (1 << 20) == 0
     assert f"a regular file of at most {MAX_WEIGHTS_BYTES >> 20} MiB" in told
@@ -412,14 +406,14 @@ def test_the_pages_tell_the_shape_of_the_shipped_networks() -> None:
         layers = shipped_network(players).layers
         assert [w.shape[1] for w, _ in layers[:-1]] == [hidden] * (len(layers) - 1)
         assert layers[-1][0].shape[1] == 2
-        told = _told("ai.md")
+        told = docs_page("ai.md")
         assert (
-            f"policy and value networks of {_WORDS[len(layers) - 1]} hidden layers of "
+            f"policy and value networks of {WORDS[len(layers) - 1]} hidden layers of "
             f"{hidden} `tanh` units" in told
         )
         # One matrix product a layer.
-        assert f"the observation tensor and {_WORDS[len(layers)]} small matrix products" in (
-            _told("bots.md")
+        assert f"the observation tensor and {WORDS[len(layers)]} small matrix products" in (
+            docs_page("bots.md")
         )
 
 
@@ -430,7 +424,7 @@ def test_the_ai_page_tells_the_settings_the_shipped_networks_were_trained_with()
     from high_society.batch.league import TRAINING_STYLES
     from high_society.batch.training import TrainingConfig
 
-    told = _told("ai.md")
+    told = docs_page("ai.md")
     config = TrainingConfig()
     mantissa, exponent = f"{config.lr:e}".split("e")
     lr = f"{float(mantissa):g}e{int(exponent)}"
@@ -474,7 +468,7 @@ def test_the_ai_page_tells_the_sizes_and_bounds_of_the_game() -> None:
     from high_society.encoding import NUM_CHANCE_OUTCOMES, num_actions
     from high_society.observation import max_chance_nodes, max_game_length
 
-    told = _told("ai.md")
+    told = docs_page("ai.md")
     sizes = [observation_size(n) for n in (3, 4, 5)]
     assert f"{_listed(sizes)} floats for 3, 4 and 5 players" in told
     lengths = [max_game_length(n) for n in (3, 4, 5)]
@@ -494,6 +488,6 @@ def test_the_ai_page_names_the_versions_the_extras_pin() -> None:
         "optional-dependencies"
     ]
     pinned = dict(req.split("==") for req in extras["openspiel"] + extras["pettingzoo"])
-    told = _told("ai.md")
+    told = docs_page("ai.md")
     assert f"(OpenSpiel {pinned['open_spiel']}, a manylinux wheel" in told
     assert f"(PettingZoo {pinned['pettingzoo']}, Gymnasium {pinned['gymnasium']})" in told

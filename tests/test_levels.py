@@ -17,7 +17,7 @@ from high_society.levels import (
     level_of,
 )
 from high_society.tournament import BUILT_IN, parse_entrant
-from tests.test_docs import DOCS
+from tests.pages import DOCS, WORDS, docs_page
 
 
 def _recorded() -> dict[str, object]:
@@ -107,18 +107,9 @@ def test_the_docs_show_the_levels_as_recorded() -> None:
     assert "LEVELS" in made
 
 
-#: Numbers as the pages write them in words.
-_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
-
-
-def _bots_page() -> str:
-    """docs/bots.md with its whitespace made single spaces (lines wrap anywhere)."""
-    return " ".join((DOCS / "bots.md").read_text(encoding="utf-8").split())
-
-
 def test_the_bots_page_counts_the_rated_bots_and_their_games() -> None:
-    told = _bots_page()
-    assert f"(the {_WORDS[len(LEVELS)]} bots, seats drawn at random," in told
+    told = docs_page("bots.md")
+    assert f"(the {WORDS[len(LEVELS)]} bots, seats drawn at random," in told
     assert f"At {_recorded()['games']} games per count neighbours' intervals overlap" in told
 
 
@@ -138,7 +129,7 @@ def test_the_bots_page_gives_every_knob_of_the_search_bot_with_its_default() -> 
     assert [name for name, _ in rows] == knobs
     for name, default in rows:
         assert default.strip("`") == repr(parameters[name].default), name
-    told = _bots_page()
+    told = docs_page("bots.md")
     assert f'`rollout="{parameters["rollout"].default}"` (default)' in told
 
 
@@ -148,7 +139,7 @@ def test_the_bots_page_gives_every_knob_of_the_lookahead_bot_with_its_default() 
 
     from high_society.lookahead import MAX_ROLLOUTS, LookaheadBot
 
-    told = _bots_page()
+    told = docs_page("bots.md")
     start = told.index("Knobs: `seed`")
     knobs = dict(re.findall(r"`(\w+)` \(([^()]*)\)", told[start : told.index(". In a", start)]))
     parameters = inspect.signature(LookaheadBot).parameters
@@ -171,7 +162,7 @@ def test_the_bots_page_lists_every_stranger_with_its_prices() -> None:
     table = text[start : text.index("\n\n", start)]
     rows = dict(re.findall(r"^\| `(\w+)` \| (.+) \|$", table, re.MULTILINE))
     assert list(rows) == list(STRANGERS)
-    assert f"holds {_WORDS[len(STRANGERS)]} styles" in _bots_page()
+    assert f"holds {WORDS[len(STRANGERS)]} styles" in docs_page("bots.md")
     value, collector = STRANGERS["value_bidder"], STRANGERS["collector"]
     assert rows["value_bidder"].startswith(
         f"fair prices (luxury {value.luxury_rate:g} v + {value.luxury_base:g}, prestige "

@@ -34,6 +34,7 @@ from high_society.server._services import assemble
 from high_society.server._store import Store
 from high_society.table import Accepted, Move, Seat, Table, read_move
 from high_society.wire import NewSeat, NewTable
+from tests.pages import docs_page
 
 THREE = {
     "seats": [
@@ -743,23 +744,16 @@ def test_the_bare_app_of_the_benchmark_sends_a_payload_of_the_wire_s_shape() -> 
 
 
 def test_the_serve_page_tells_the_schema_version_and_every_migration() -> None:
-    page = (Path(__file__).resolve().parent.parent / "docs" / "serve.md").read_text()
-    told = " ".join(page.split())
+    told = docs_page("serve.md")
     assert f"(`server._schema.SCHEMA_VERSION`: {SCHEMA_VERSION})" in told
     for version in MIGRATIONS:
         assert f"{version} to {version + 1}" in told, f"the page does not tell migration {version}"
 
 
 def test_the_serve_page_names_every_table_of_the_schema() -> None:
-    page = (Path(__file__).resolve().parent.parent / "docs" / "serve.md").read_text()
+    told = docs_page("serve.md")
     for name in schema_table.metadata.tables:
-        assert f"`{name}`" in page, f"the page does not name {name}"
-
-
-def _page(name: str) -> str:
-    """A docs page, its lines joined by single spaces (as a reader reads it)."""
-    text = (Path(__file__).resolve().parent.parent / "docs" / name).read_text("utf-8")
-    return " ".join(text.split())
+        assert f"`{name}`" in told, f"the page does not name {name}"
 
 
 def test_the_serve_page_tells_the_number_of_bots_a_seat_can_have() -> None:
@@ -767,7 +761,7 @@ def test_the_serve_page_tells_the_number_of_bots_a_seat_can_have() -> None:
 
     words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
     told = f"bot kinds are the {words[len(BOTS)]} of `GET /api/bots`"
-    assert told in _page("serve.md"), f"the page does not say: {told}"
+    assert told in docs_page("serve.md"), f"the page does not say: {told}"
 
 
 def _server_error_codes() -> set[str]:
@@ -797,7 +791,7 @@ def _server_error_codes() -> set[str]:
 def test_the_serve_page_tells_every_error_kind_its_status_and_every_code_the_server_gives() -> None:
     from high_society.server._errors import STATUS
 
-    page = _page("serve.md")
+    page = docs_page("serve.md")
     errors = page[page.index("### Errors as HTTP statuses") : page.index("## How it keeps")]
     for kind, status in STATUS.items():
         assert f"| {status} | `{kind.value}` |" in errors, f"no row for {status} {kind.value}"
@@ -869,7 +863,7 @@ def test_the_serve_page_gives_the_server_s_bounds_and_defaults() -> None:
         "takeover": f"after `takeover` time-outs in a row (default {clock.takeover})",
         "away": f"after `away_seconds` (default {clock.away_seconds:g})",
     }
-    page = _page("serve.md")
+    page = docs_page("serve.md")
     for what, phrase in told.items():
         assert phrase in page, f"{what}: the page does not say {phrase!r}"
 
@@ -878,7 +872,7 @@ def test_the_serve_page_names_the_wheel_of_this_version() -> None:
     import high_society
 
     wheel = f"dist/high_society-{high_society.__version__}-py3-none-any.whl"
-    assert wheel in _page("serve.md")
+    assert wheel in docs_page("serve.md")
 
 
 def test_the_stability_page_names_every_extra() -> None:
@@ -888,7 +882,7 @@ def test_the_stability_page_names_every_extra() -> None:
     extras = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))["project"][
         "optional-dependencies"
     ]
-    page = _page("stability.md")
+    page = docs_page("stability.md")
     for extra in extras:
         assert f"`{extra}`" in page, f"the stability page does not name the {extra} extra"
 
@@ -907,7 +901,7 @@ def test_the_stability_page_lists_every_deprecated_name() -> None:
             ):
                 deprecated.add(node.value.split(" is deprecated")[0])
     assert "Validation.actions" in deprecated  # the scan finds them
-    page = _page("stability.md")
+    page = docs_page("stability.md")
     listed = page[page.index("## Deprecation") : page.index("## The command line")]
     for name in sorted(deprecated):
         assert f"{name}`" in listed, f"the stability page does not list {name} as deprecated"
@@ -918,7 +912,7 @@ def test_the_stability_page_tells_the_versions_and_the_work_limit_of_the_code() 
     from high_society.record import FORMAT, VERSION
     from high_society.table import payload_schema
 
-    page = _page("stability.md")
+    page = docs_page("stability.md")
     schema_id = str(payload_schema()["$id"])
     version = schema_id.rsplit(":v", 1)[1]
     assert f"It is at version {version} (`{schema_id}`)" in page

@@ -45,6 +45,15 @@ def test_every_option_has_a_help_line_for_its_table() -> None:
                 assert action.help, (name, action.dest)
 
 
+def test_every_command_help_prints_its_percent_signs_once() -> None:
+    # argparse %-formats an option's help but prints a description as written: a "%%" meant
+    # for the one reaches the user doubled in the other.
+    for name, parser in subcommands().items():
+        text = parser.format_help()
+        assert "%%" not in text, name
+    assert "95% Wilson" in subcommands()["exploitability"].format_help()
+
+
 # --- The facts of the page's prose, held to the parsers and the commands -----------------------
 
 #: Numbers that probe an option's bounds: each bound the page states, and one past it.

@@ -18,7 +18,7 @@ def register(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="rate bots with OpenSkill from batch-engine games, and their cross-play matrix",
         description="Play GAMES batch-engine games for each player count, each seat drawn "
         "at random from the bots, and rate every bot with OpenSkill's Plackett-Luce model "
-        "(winners ranked above the others); the interval is the 2.5%% to 97.5%% points over "
+        "(winners ranked above the others); the interval is the 2.5% to 97.5% points over "
         "bootstrap resamples of the games. With --matrix N, also the cross-play matrix: "
         "the row bot alone against a table of the column bot, N games per cell, its mean "
         "share of the win. Bots: learned, heuristic, classic, cautious, pass, random, "

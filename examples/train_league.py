@@ -18,7 +18,8 @@ against the bot, frozen into the league, and the bot trained on against them
 the round's best response (``DIR/learned-Np.npz``, kept as ``DIR/learned-Np-rR.npz``
 too, and ``DIR/response-Np-rR.npz``) after every round; with ``--updates 0`` only the
 rounds run. A run continues another with the best responses found before
-(``--response PATH``, repeated) and ``--first-round``. The
+(``--response PATH``, repeated) and ``--first-round``; ``--sampled`` hardens the bot as
+it plays sampled (``HardeningConfig.sampled``). The
 run is the same on any machine for the same arguments (seeded, one thread). The held-out
 opponents (:mod:`high_society.strangers`) are not used here. Not part of CI.
 """
@@ -78,6 +79,7 @@ def main() -> None:
         help="the opponents' mix while the bot retrains (RoundShares)",
     )
     parser.add_argument("--first-round", type=int, default=1, help="to number continued runs")
+    parser.add_argument("--sampled", action="store_true", help="harden the bot as it plays sampled")
     args = parser.parse_args()
     config = TrainingConfig(
         games=args.games,
@@ -137,6 +139,7 @@ def _harden(network: PolicyNetwork, args: argparse.Namespace, out: Path) -> None
         bot_updates=args.bot_updates,
         shares=RoundShares(*args.shares),
         first_round=args.first_round,
+        sampled=args.sampled,
     )
     hardening = attrs.evolve(hardening, bot=attrs.evolve(hardening.bot, lr=args.lr))
     found = tuple(n for n in map(load_network, args.response) if n.players == players)

@@ -64,6 +64,27 @@ def test_it_runs_its_rounds_and_is_seeded(start: PolicyNetwork) -> None:
     assert not _same(sampled, bot)
 
 
+def test_a_continued_run_gives_the_weights_a_single_run_would(start: PolicyNetwork) -> None:
+    # docs/ai.md: `--response PATH` and `--first-round` continue a run. Round 4 continued from
+    # round 3's bot, with round 3's best response, is the two-round run's round 4.
+    reports: list[tuple[int, PolicyNetwork, PolicyNetwork]] = []
+    whole = harden(
+        start, seed=5, config=_CONFIG, report=lambda r, resp, b: reports.append((r, resp, b))
+    )
+    (_, response3, bot3), _ = reports
+    continued = harden(
+        bot3,
+        seed=5,
+        config=attrs.evolve(_CONFIG, rounds=1, first_round=4),
+        responses=(response3,),
+    )
+    assert _same(continued, whole)
+    # Without round 3's response in the mix the continuation is another run.
+    assert not _same(
+        harden(bot3, seed=5, config=attrs.evolve(_CONFIG, rounds=1, first_round=4)), whole
+    )
+
+
 def test_the_policy_starts_where_it_is_told_and_waits_for_the_value_network(
     start: PolicyNetwork,
 ) -> None:

@@ -40,11 +40,23 @@ def start() -> PolicyNetwork:
     return train(3, ["heuristic"], updates=1, seed=2, config=_SMALL)
 
 
-def test_it_runs_its_rounds_and_is_seeded(start: PolicyNetwork) -> None:
-    reports: list[tuple[int, PolicyNetwork, PolicyNetwork]] = []
+_Report = tuple[int, PolicyNetwork, PolicyNetwork]
+
+
+@pytest.fixture(scope="module")
+def two_rounds(start: PolicyNetwork) -> tuple[PolicyNetwork, list[_Report]]:
+    """``_CONFIG``'s run from ``start`` at seed 5: the bot, and each round's report."""
+    reports: list[_Report] = []
     bot = harden(
         start, seed=5, config=_CONFIG, report=lambda r, resp, b: reports.append((r, resp, b))
     )
+    return bot, reports
+
+
+def test_it_runs_its_rounds_and_is_seeded(
+    start: PolicyNetwork, two_rounds: tuple[PolicyNetwork, list[_Report]]
+) -> None:
+    bot, reports = two_rounds
     assert [r for r, _, _ in reports] == [3, 4]  # numbered from first_round
     assert _same(reports[-1][2], bot)
     for _, response, each in reports:
@@ -64,25 +76,16 @@ def test_it_runs_its_rounds_and_is_seeded(start: PolicyNetwork) -> None:
     assert not _same(sampled, bot)
 
 
-def test_a_continued_run_gives_the_weights_a_single_run_would(start: PolicyNetwork) -> None:
+def test_a_continued_run_gives_the_weights_a_single_run_would(
+    two_rounds: tuple[PolicyNetwork, list[_Report]],
+) -> None:
     # docs/ai.md: `--response PATH` and `--first-round` continue a run. Round 4 continued from
     # round 3's bot, with round 3's best response, is the two-round run's round 4.
-    reports: list[tuple[int, PolicyNetwork, PolicyNetwork]] = []
-    whole = harden(
-        start, seed=5, config=_CONFIG, report=lambda r, resp, b: reports.append((r, resp, b))
-    )
-    (_, response3, bot3), _ = reports
-    continued = harden(
-        bot3,
-        seed=5,
-        config=attrs.evolve(_CONFIG, rounds=1, first_round=4),
-        responses=(response3,),
-    )
-    assert _same(continued, whole)
+    whole, ((_, response3, bot3), _) = two_rounds
+    round4 = attrs.evolve(_CONFIG, rounds=1, first_round=4)
+    assert _same(harden(bot3, seed=5, config=round4, responses=(response3,)), whole)
     # Without round 3's response in the mix the continuation is another run.
-    assert not _same(
-        harden(bot3, seed=5, config=attrs.evolve(_CONFIG, rounds=1, first_round=4)), whole
-    )
+    assert not _same(harden(bot3, seed=5, config=round4), whole)
 
 
 def test_the_policy_starts_where_it_is_told_and_waits_for_the_value_network(

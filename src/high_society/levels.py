@@ -80,8 +80,8 @@ _BOTS: dict[str, tuple[str, str, str]] = {
     "lookahead": (
         "expert",
         "high_society.lookahead:LookaheadBot",
-        "Tries each move and imagines 128 games to the end for each, the neural network "
-        "playing every seat: the strongest.",
+        "Tries each move and imagines 128 games to the end for each, played by the neural "
+        "network and the bots it trained against: the strongest.",
     ),
 }
 

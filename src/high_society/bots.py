@@ -358,12 +358,10 @@ class HeuristicBot:
       action id (its largest cards, usually the fewest). For Faux Pas it discards its
       lowest luxury card.
 
-    Measured over 4,000 games each (docs/bots.md, with the commands): a seat that always
-    passes, against three of it, wins 21.7% of the games (95% interval 20.5% to 23.0%),
-    below the quarter each of four of it wins; against three :class:`ClassicHeuristicBot`
-    it wins 40.9% (39.4% to 42.4%); beside a :class:`CautiousBot` and two classic bots it
-    is the strongest seat (41.8%). :meth:`choose_with` is the decision for a given draw (the batch
-    engine's compiled copy is tied to it by a differential test).
+    How it fares against a seat that always passes, three classic bots and a mixed table:
+    the tournaments of docs/bots.md, each with its command. :meth:`choose_with` is the
+    decision for a given draw (the batch engine's compiled copy is tied to it by a
+    differential test).
 
     Raises:
         InvalidConfigError: ``boldness`` is not a finite number > 0.

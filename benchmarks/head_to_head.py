@@ -12,7 +12,7 @@ so each sits in every seat equally often and after each other as often as before
 report gives each bot's wins (a shared win counts, Wilson 95% interval), its CPU time per
 decision, and for each pair the paired difference of their shares of the win per game (the
 first named minus the other, normal 95% interval). Reproducible: every bot and deal is
-seeded from ``(seed, game)``. Not part of CI.
+seeded from ``(seed, game)``. One thread (:mod:`benchmarks.one_thread`). Not part of CI.
 """
 
 import argparse
@@ -23,6 +23,7 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+import benchmarks.one_thread  # noqa: F401  (before numpy loads)
 from high_society.actions import Action
 from high_society.bots import AnyBot, Bot
 from high_society.host import play_game

@@ -4,31 +4,27 @@ longest decision in whole games against strangers (docs/bots.md).
     nice -n 10 .venv/bin/python -m benchmarks.lookahead_time [--players 3 4 5] [--games 20]
         [--seed 1] [--rollouts 128]
 
-One thread (``OMP_NUM_THREADS=1``, set here before numpy loads), CPU time of the process
+One thread (:mod:`benchmarks.one_thread`), CPU time of the process
 (:func:`time.process_time`, so that other jobs on the machine do not count, and every thread
 of the process does). The bot's first decision of the run, which loads the engine's
 compiled loops, is made before the clock starts. Each game seats the bot and strangers
 (:mod:`high_society.strangers`) drawn at random, the bot's seat rotating. Not part of CI.
 """
 
-import os
+import argparse
+import random
+import statistics
+import time
 
-for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
-
-import argparse  # noqa: E402
-import random  # noqa: E402
-import statistics  # noqa: E402
-import time  # noqa: E402
-
-from high_society import Reveal, StatusCard, apply, new_game  # noqa: E402
-from high_society.actions import Action  # noqa: E402
-from high_society.bots import AnyBot  # noqa: E402
-from high_society.host import play_game  # noqa: E402
-from high_society.lookahead import LookaheadBot  # noqa: E402
-from high_society.parallel import game_seed  # noqa: E402
-from high_society.state import GameState  # noqa: E402
-from high_society.strangers import STRANGERS  # noqa: E402
+import benchmarks.one_thread  # noqa: F401  (before numpy loads)
+from high_society import Reveal, StatusCard, apply, new_game
+from high_society.actions import Action
+from high_society.bots import AnyBot
+from high_society.host import play_game
+from high_society.lookahead import LookaheadBot
+from high_society.parallel import game_seed
+from high_society.state import GameState
+from high_society.strangers import STRANGERS
 
 
 class _Clocked:

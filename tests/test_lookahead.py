@@ -20,7 +20,12 @@ from high_society import (
 from high_society.batch import GameBatch
 from high_society.bots import cheapest_bid
 from high_society.learned import LearnedBot, PolicyNetwork, shipped_network
-from high_society.lookahead import MAX_ROLLOUTS, LookaheadBot, lookahead_candidates
+from high_society.lookahead import (
+    DEFAULT_MARGINS,
+    MAX_ROLLOUTS,
+    LookaheadBot,
+    lookahead_candidates,
+)
 from high_society.search import search_actions, win_share
 from tests.builders import L, auction, discard_due
 
@@ -95,6 +100,22 @@ def test_the_learned_move_stands_unless_another_is_worth_the_margin_more() -> No
         assert LookaheadBot(3, rollouts=16, margin=gain / 2).choose(state) == action
 
 
+@pytest.mark.parametrize(("players", "card", "seed"), [(4, 8, 3), (5, 8, 1)])
+def test_a_bot_given_no_margin_takes_its_player_count_s(players: int, card: int, seed: int) -> None:
+    # Positions where another move beats the learned one by 0.0625 (16 imagined games):
+    # more than the 4-player default, less than the 5-player one.
+    state = apply(new_game(players), Reveal(L(card)))
+    free = LookaheadBot(seed, rollouts=16, margin=0.0)
+    other = free.choose(state)
+    values, learned = dict(free.last_values), lookahead_candidates(state)[0]
+    assert 0.05 < values[other] - values[learned] <= 0.15
+    by_default = LookaheadBot(seed, rollouts=16)
+    assert by_default.margin is None
+    expected = learned if DEFAULT_MARGINS[players] >= 0.0625 else other
+    assert by_default.choose(state) == expected
+    assert (expected == learned) == (players == 5)
+
+
 def test_the_other_seats_are_modelled_by_the_network_and_the_league_s_styles() -> None:
     state = apply(new_game(5), Reveal(L(8)))
     only_network = LookaheadBot(2, rollouts=8, network_share=1.0)
@@ -149,8 +170,14 @@ def test_a_bad_budget_is_refused(rollouts: object) -> None:
         LookaheadBot(1, rollouts=rollouts)  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("knob", ["network_share", "margin"])
-@pytest.mark.parametrize("value", [-0.1, 1.5, float("nan"), True, "0.5", None])
+_BAD_KNOBS = [-0.1, 1.5, float("nan"), True, "0.5"]
+
+
+# ``margin=None`` is the player count's margin (the test above); a share must be given.
+@pytest.mark.parametrize(
+    ("knob", "value"),
+    [("network_share", None)] + [(k, v) for k in ("network_share", "margin") for v in _BAD_KNOBS],
+)
 def test_a_bad_share_or_margin_is_refused(knob: str, value: object) -> None:
     with pytest.raises(InvalidConfigError, match=f"{knob} must be a number from 0 to 1"):
         LookaheadBot(1, **{knob: value})  # type: ignore[arg-type]

@@ -41,6 +41,9 @@ then cached on disk): ``pip install '.[batch]'`` in a clone of the project.
 (True, True)
 """
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 import numpy as np
 import numpy.typing as npt
 
@@ -57,10 +60,14 @@ from high_society.rules import legal_actions
 from high_society.search import search_actions
 from high_society.state import GameState, Phase
 
-__all__ = ["MAX_ROLLOUTS", "LookaheadBot", "lookahead_candidates"]
+__all__ = ["DEFAULT_MARGINS", "MAX_ROLLOUTS", "LookaheadBot", "lookahead_candidates"]
 
 #: The most imagined games per candidate a bot may be given.
 MAX_ROLLOUTS = 1024
+#: The margin of a bot given none, by the game's number of players: chosen on tables of
+#: the package's own bots (``heuristic``, ``classic``), never on strangers. At five players
+#: a wider one keeps the learned move more often, and the bot is cast out less.
+DEFAULT_MARGINS: Mapping[int, float] = MappingProxyType({3: 0.05, 4: 0.05, 5: 0.15})
 #: The code of a seat the caller plays (the network), in :data:`~high_society.batch.POLICIES`.
 _NETWORK = POLICIES.index("caller")
 
@@ -116,7 +123,8 @@ class LookaheadBot:
         network_share: the probability that the network, not a style of the league, plays
             another seat of an imagined game (default 0.5).
         margin: how much more than the learned move (in mean share of the win) another
-            candidate must be worth to be played instead (default 0.05).
+            candidate must be worth to be played instead (default: the game's player
+            count's, :data:`DEFAULT_MARGINS`).
         network: the network of its own seat and of the others it models (by default the
             shipped one for the game's number of players,
             :func:`~high_society.learned.shipped_network`).
@@ -133,14 +141,15 @@ class LookaheadBot:
         *,
         rollouts: int = 128,
         network_share: float = 0.5,
-        margin: float = 0.05,
+        margin: float | None = None,
         network: PolicyNetwork | None = None,
     ) -> None:
         if type(rollouts) is not int or not 1 <= rollouts <= MAX_ROLLOUTS:
             raise InvalidConfigError(
                 f"rollouts must be an int from 1 to {MAX_ROLLOUTS}, not {short_repr(rollouts)}"
             )
-        for name, value in (("network_share", network_share), ("margin", margin)):
+        knobs = (("network_share", network_share), ("margin", 0.0 if margin is None else margin))
+        for name, value in knobs:
             if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
                 raise InvalidConfigError(
                     f"{name} must be a number from 0 to 1, not {short_repr(value)}"
@@ -150,7 +159,7 @@ class LookaheadBot:
         self.seed = 0 if seed is None else seed
         self.rollouts = rollouts
         self.network_share = float(network_share)
-        self.margin = float(margin)
+        self.margin = None if margin is None else float(margin)
         self.network = network
         self._rng = np.random.default_rng(self.seed)
         #: The mean share of the win of each candidate of the last decision, in the order
@@ -181,7 +190,8 @@ class LookaheadBot:
         # The learned move (the first candidate in an auction) stands unless another is
         # worth more by the margin: the imagined opponents are a model, the network's
         # move was trained against many.
-        if state.phase is Phase.AUCTION and values[best] - values[0] <= self.margin:
+        margin = DEFAULT_MARGINS[state.num_players] if self.margin is None else self.margin
+        if state.phase is Phase.AUCTION and values[best] - values[0] <= margin:
             return candidates[0]
         return candidates[best]
 

@@ -1,9 +1,9 @@
 """Imported first by the benchmarks that time bots in CPU time: numpy's linear algebra on
 one thread, set before numpy loads.
 
-With a second BLAS thread, the work done there is not counted by a thread's clock, and
-under load the first thread's spin-waiting for it is: CPU per decision would follow the
-machine's load rather than the bot.
+With a second BLAS thread, the work done there goes uncounted by a thread's clock while the
+first thread's spin-waiting for it, long under load, counts: CPU per decision would follow
+the machine's load rather than the bot.
 """
 
 import os

@@ -14,18 +14,16 @@ former learned bot). The strangers never took part in training (the league of
 :mod:`high_society.batch.league` does not import them).
 """
 
-import os
+import benchmarks.one_thread  # noqa: F401  (before numpy loads)
 
-for _name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ.setdefault(_name, "1")
+# isort: split
+import argparse
 
-import argparse  # noqa: E402
+import numpy as np
 
-import numpy as np  # noqa: E402
-
-from high_society.batch.ratings import play_tables, roster_entry  # noqa: E402
-from high_society.strangers import STRANGERS  # noqa: E402
-from high_society.tournament import wilson_interval  # noqa: E402
+from high_society.batch.ratings import play_tables, roster_entry
+from high_society.strangers import STRANGERS
+from high_society.tournament import wilson_interval
 
 #: The package's own bots, for ``--own``: each alone at the table of the candidate.
 OWN = ("heuristic", "classic", "cautious", "pass", "random")

@@ -35,6 +35,7 @@ from pathlib import Path  # noqa: E402
 
 import attrs  # noqa: E402
 
+from high_society.batch.expert import ExpertConfig, Fitted, Labels, iterate  # noqa: E402
 from high_society.batch.hardening import HardeningConfig, RoundShares, harden  # noqa: E402
 from high_society.batch.league import training_pool  # noqa: E402
 from high_society.batch.training import Progress, TrainingConfig, train  # noqa: E402
@@ -80,6 +81,10 @@ def main() -> None:
     )
     parser.add_argument("--first-round", type=int, default=1, help="to number continued runs")
     parser.add_argument("--sampled", action="store_true", help="harden the bot as it plays sampled")
+    parser.add_argument("--expert", type=int, default=0, metavar="ITERATIONS")
+    parser.add_argument("--expert-games", type=int, default=2800, help="games per chunk")
+    parser.add_argument("--expert-rollouts", type=int, default=256)
+    parser.add_argument("--jobs", type=int, default=1, help="processes labelling chunks")
     args = parser.parse_args()
     config = TrainingConfig(
         games=args.games,
@@ -123,6 +128,8 @@ def main() -> None:
             save_network(network, out)
             if args.harden:
                 _harden(network, args, out)
+            if args.expert:
+                _expert(load_network(out), args, out)
 
 
 def _start(name: str | None, players: int) -> PolicyNetwork | None:
@@ -151,6 +158,24 @@ def _harden(network: PolicyNetwork, args: argparse.Namespace, out: Path) -> None
         save_network(bot, out)
 
     harden(network, seed=args.seed, config=hardening, responses=found, report=saved)
+
+
+def _expert(network: PolicyNetwork, args: argparse.Namespace, out: Path) -> None:
+    players = network.players
+    config = ExpertConfig(games=args.expert_games, rollouts=args.expert_rollouts, seed=args.seed)
+
+    def saved(iteration: int, labels: Labels, fitted: Fitted) -> None:
+        sure = int((abs(labels.bid_values - labels.pass_values) > config.sure).sum())
+        print(
+            f"{players}p expert iteration {iteration}: {len(labels.games)} states, {sure} sure; "
+            f"held-out agreement {fitted.start_accuracy:.4f} -> {fitted.accuracy:.4f} "
+            f"(kept: {fitted.kept})",
+            flush=True,
+        )
+        save_network(fitted.network, out.with_name(f"learned-{players}p-e{iteration}.npz"))
+        save_network(fitted.network, out)
+
+    iterate(network, args.expert, config, jobs=args.jobs, report=saved)
 
 
 if __name__ == "__main__":

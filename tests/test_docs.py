@@ -273,6 +273,7 @@ MODULES_USERS_IMPORT = (
     "high_society.batch.league",
     "high_society.batch.hardening",
     "high_society.batch.ratings",
+    "high_society.batch.expert",
     "high_society.strangers",
     "high_society.lookahead",
     "high_society.levels",

@@ -76,7 +76,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("batch.hardening",),
     ("batch.__init__",),
     ("lookahead",),
-    ("batch.ratings",),
+    ("batch.ratings", "batch.expert"),
     # 6. Applications
     (
         "server._schema",

@@ -250,7 +250,7 @@ def test_training_is_seeded_and_gives_a_network_of_the_format(tmp_path: Path) ->
 
 def test_the_league_never_sees_the_strangers() -> None:
     # The strangers measure what training never saw: no training module imports them.
-    for module in ("league", "training", "policies", "learner"):
+    for module in ("league", "training", "policies", "learner", "hardening", "expert"):
         tree = ast.parse((ROOT / "src/high_society/batch" / f"{module}.py").read_text())
         names = {n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | {
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names

@@ -23,8 +23,9 @@ The package is in three tiers (docs/api.md):
   :mod:`high_society.batch.learner` (its Gymnasium vector env),
   :mod:`high_society.batch.policies` (the opponents it seats),
   :mod:`high_society.batch.training`, :mod:`high_society.batch.league`,
-  :mod:`high_society.batch.hardening` and :mod:`high_society.batch.ratings` (PPO in
-  numpy, the training league, rounds of best responses, ratings),
+  :mod:`high_society.batch.hardening`, :mod:`high_society.batch.ratings` and
+  :mod:`high_society.batch.expert` (PPO in numpy, the training league, rounds of best
+  responses, ratings, the lookahead bot distilled into a network),
   :mod:`high_society.strangers` (held-out opponent styles),
   :mod:`high_society.lookahead` (the learned policy inside a search),
   :mod:`high_society.levels` (the built-in bots as levels),

@@ -89,6 +89,15 @@ class Mlp:
             v += 0.001 * g * g
             p -= (lr * (m / fix1) / (np.sqrt(v / fix2) + 1e-5)).astype(np.float32)
 
+    @classmethod
+    def from_network(cls, network: PolicyNetwork) -> "Mlp":
+        """A copy of ``network``'s layers to train on, its Adam moments at zero."""
+        sizes = [network.inputs] + [w.shape[1] for w, _ in network.layers]
+        mlp = cls(sizes, np.random.default_rng(0), 1.0)
+        mlp.weights = [w.copy() for w, _ in network.layers]
+        mlp.biases = [b.copy() for _, b in network.layers]
+        return mlp
+
     def network(self, players: int) -> PolicyNetwork:
         """A frozen copy, as a :class:`~high_society.learned.PolicyNetwork`."""
         return PolicyNetwork(

@@ -1,5 +1,5 @@
-"""The package layout docs/architecture.md and docs/api.md describe: the API tiers they name
-are the package's, no private name crosses a module border, and the modules depend on each
+"""The package layout docs/architecture.md and docs/api.md describe: the API tiers docs/api.md
+names are the package's, no private name crosses a module border, and the modules depend on each
 other one way, in the layers listed here, which run tier by tier through the architecture
 page's named tiers."""
 
@@ -405,8 +405,8 @@ def test_the_top_level_re_exports_the_engine_modules_and_nothing_else() -> None:
     assert module_imports()["__init__"] == {*ENGINE, "_version"}
 
 
-def test_the_architecture_page_names_the_engine_modules_as_tier_1() -> None:
-    tier = between(ARCHITECTURE, "1. **The engine, at the top level**", "2. **Submodules")
+def test_the_api_page_names_the_engine_modules_as_tier_1() -> None:
+    tier = between(API_PAGE, "1. **The engine**", "2. **Submodules")
     assert {n for n in named(tier) if "." not in n} == ENGINE
 
 
@@ -416,7 +416,6 @@ TIER_2 = {f"high_society.{m}" for m in public_modules() - ENGINE - {"__init__", 
 @pytest.mark.parametrize(
     ("where", "text", "start", "end"),
     [
-        ("docs/architecture.md", ARCHITECTURE, "2. **Submodules imported by name**", "3. **"),
         ("docs/api.md", API_PAGE, "2. **Submodules imported by name**", "3. **Internals"),
         ("__init__", high_society.__doc__ or "", "- Submodules imported by name", "- Internals"),
     ],
@@ -663,7 +662,7 @@ def internal_names(text: str) -> set[str]:
 
 def test_every_internal_module_the_architecture_page_names_exists() -> None:
     # The tiers are checked against LAYERS above; this holds the rest of the page (the road
-    # of a move, where each concern lives) to the package too.
+    # of a move) to the package too.
     named_modules = internal_names(ARCHITECTURE)
     assert {"server._master", "server._games", "_clock"} <= named_modules
     assert sorted(n for n in named_modules if _package_module(f"high_society.{n}") is None) == []

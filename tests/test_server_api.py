@@ -845,15 +845,9 @@ def test_the_serve_page_gives_the_server_s_bounds_and_defaults() -> None:
     told |= {
         "body": f"| a request body | {MAX_BODY_BYTES:,} bytes (a record to replay: {replay})",
         "replay": f"a record of at most {replay}",
-        "413": f"a body over {MAX_BODY_BYTES:,} bytes, or a record to replay over {replay}",
-        "408": f"did not arrive whole within {limits.body_seconds:g} seconds (`BODY_TOO_SLOW`)",
-        "429": f"this seat has {limits.max_seat_streams} event streams open already, or this "
-        f"address {limits.max_address_streams} (`TOO_MANY_STREAMS`)",
-        "431": f"a request head over {limits.max_head_bytes:,} bytes or {limits.max_headers} "
-        "header lines",
         "bots": f"the bots of at most {master['bot_threads'].default} tables think at once",
-        "sweep": f"any process's sweep (every {app['sweep_seconds'].default:g} seconds)",
-        "sweep_seconds": f"(`sweep_seconds`, {app['sweep_seconds'].default:g} seconds under",
+        "sweep": f"any process's sweep (every {app['sweep_seconds'].default:g} seconds, "
+        "`sweep_seconds`)",
         "send_seconds": f"read nothing for {send_seconds:g} seconds (`send_seconds`)",
         "keep-alive": f"at least the {KEEP_ALIVE_SECONDS:g} seconds between keep-alive comments",
         "digits": f"whole numbers of at most {MAX_NUMBER_DIGITS} ASCII digits",

@@ -66,7 +66,7 @@ _HELD_OUT = 10
 
 @attrs.frozen
 class ExpertConfig:
-    """The settings of :func:`iterate` (defaults: those of the shipped 3-player network).
+    """The settings of :func:`iterate`.
 
     Raises:
         InvalidConfigError: a count that is not a positive int (``rollouts`` at most

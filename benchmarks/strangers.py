@@ -6,7 +6,9 @@
         [--bots learned heuristic ...] [--own]
 
 The candidate's seat rotates from game to game (game ``g``: seat ``g mod players``); its
-wins (a shared win counts) with the 95% Wilson interval, per table. The own bots' columns
+wins (a shared win counts) with the 95% Wilson interval, per table; then, of the same
+games, those nobody won (every seat cast out, tied for least money: R10), which tell a
+table where nobody can win from one the candidate loses. The own bots' columns
 come after the mix, each seeded as its column's place says, so that the strangers'
 columns are the same with ``--own`` or without. Candidates are named
 as for ``high-society ratings`` (a saved network's ``.npz`` too, for a baseline such as a
@@ -31,15 +33,15 @@ OWN = ("heuristic", "classic", "cautious", "pass", "random")
 
 def table(
     players: int, candidates: list[str], games: int, seed: int, own: bool = False
-) -> list[list[str]]:
+) -> tuple[list[list[str]], list[list[str]]]:
     """One row per candidate: its wins against each stranger, then against a mix, then
-    (``own``) against each of :data:`OWN`."""
+    (``own``) against each of :data:`OWN`; and a row of the games of each that nobody won."""
     names = list(STRANGERS)
-    rows = []
+    rows, nobody_rows = [], []
     for candidate in candidates:
         roster = [roster_entry(candidate, players)] + [roster_entry(n, players) for n in names]
         roster += [roster_entry(n, players) for n in OWN] if own else []
-        cells = []
+        cells, nobody = [], []
         seat = np.arange(games) % players
         rng = np.random.default_rng(seed)
         mixed = range(1, len(names) + 1)
@@ -53,8 +55,10 @@ def table(
             wins = int((shares[np.arange(games), seat] > 0).sum())
             low, high = wilson_interval(wins, games)
             cells.append(f"{wins / games:.1%} ({low:.1%}-{high:.1%})")
+            nobody.append(f"{(shares.sum(axis=1) == 0).mean():.1%}")
         rows.append([candidate, *cells])
-    return rows
+        nobody_rows.append([candidate, *nobody])
+    return rows, nobody_rows
 
 
 def main() -> None:
@@ -72,10 +76,17 @@ def main() -> None:
             f"\n{players} players: the bot alone against {others} of each stranger "
             f"({args.games:,} games each, seed {args.seed}); fair share {1 / players:.1%}\n"
         )
-        print("| " + " | ".join(header) + " |")
-        print("|" + "---|" * len(header))
-        for row in table(players, args.bots, args.games, args.seed, args.own):
-            print("| " + " | ".join(row) + " |")
+        rows, nobody = table(players, args.bots, args.games, args.seed, args.own)
+        _print_table(header, rows)
+        print("\nThe same games, those nobody won (R10: every seat cast out)\n")
+        _print_table(header, nobody)
+
+
+def _print_table(header: list[str], rows: list[list[str]]) -> None:
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
 
 
 if __name__ == "__main__":

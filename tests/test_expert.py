@@ -108,7 +108,9 @@ def test_unsure_labels_pull_towards_the_network_s_own_choice() -> None:
     train = labels.games % 10 != 0
     gain = np.where(train, 0.01, 0.2)
     unsure = Labels(labels.observations, labels.pass_values, 0.5 + gain, labels.games)
-    config = ExpertConfig(epochs=3, learning_rates=(1e-2,))
+    # The config's largest rate: Adam scales even a rounding-sized gradient up to a step of
+    # the rate's size, so at far larger rates the weights wander without any pull.
+    config = ExpertConfig(epochs=3, learning_rates=(1e-3,))
     moved = fit(network, labels, config).network.bid_probabilities(labels.observations)
     stayed = fit(network, unsure, config).network.bid_probabilities(labels.observations)
     start = network.bid_probabilities(labels.observations)

@@ -94,7 +94,10 @@ def main() -> None:
         snapshot_every=args.snapshot_every,
         same_table=args.same_table,
     )
-    with open(args.curve, "w", newline="") as handle:
+    # Only a run that trains writes a curve: hardening or expert iteration alone (--updates 0
+    # from --start) must not empty a curve file an earlier run left.
+    trains = bool(args.updates) or args.start is None
+    with open(args.curve if trains else os.devnull, "w", newline="") as handle:
         curve = csv.writer(handle)
         curve.writerow(["players", "update", "cpu_minutes", "games", "win_share"])
         for players in args.players:

@@ -13,6 +13,8 @@ depends on timing.
 import argparse
 import ast
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import attrs
@@ -396,3 +398,16 @@ def test_any_argument_is_taken_or_refused_with_a_batch_error(name: str, value: o
         return
     env.reset(seed=1)
     env.step(env.sample_legal())
+
+
+def test_a_run_that_trains_nothing_leaves_an_earlier_curve_alone(tmp_path: Path) -> None:
+    # `--updates 0` from `--start` (hardening or expert iteration alone) writes no curve: the
+    # learning curve an earlier training run left in the same place survives it.
+    curve = tmp_path / "curve.csv"
+    curve.write_text("players,update\n4,600\n")
+    script = Path(__file__).parents[1] / "examples" / "train_league.py"
+    args = ["--players", "3", "--start", "learned", "--updates", "0"]
+    args += ["--out-dir", str(tmp_path), "--curve", str(curve)]
+    subprocess.run([sys.executable, str(script), *args], check=True, capture_output=True)
+    assert curve.read_text() == "players,update\n4,600\n"
+    assert (tmp_path / "learned-3p.npz").is_file()

@@ -168,7 +168,7 @@ def _expert(network: PolicyNetwork, args: argparse.Namespace, out: Path) -> None
     config = ExpertConfig(games=args.expert_games, rollouts=args.expert_rollouts, seed=args.seed)
 
     def saved(iteration: int, labels: Labels, fitted: Fitted) -> None:
-        sure = int((abs(labels.bid_values - labels.pass_values) > config.sure).sum())
+        sure = int(labels.sure(config.sure).sum())
         print(
             f"{players}p expert iteration {iteration}: {len(labels.games)} states, {sure} sure; "
             f"held-out agreement {fitted.start_accuracy:.4f} -> {fitted.accuracy:.4f} "

@@ -136,6 +136,10 @@ class Labels:
     #: ``(k,)``: the game of each state, counted within its chunk (one in ten is held out).
     games: npt.NDArray[np.int64]
 
+    def sure(self, margin: float) -> npt.NDArray[np.bool_]:
+        """Which states have a move worth more than the other by over ``margin``."""
+        return np.abs(self.bid_values - self.pass_values) > margin
+
     @staticmethod
     def joined(parts: Sequence["Labels"]) -> "Labels":
         """The labels of ``parts`` one after the other."""
@@ -267,8 +271,7 @@ def fit(network: PolicyNetwork, labels: Labels, config: ExpertConfig = ExpertCon
     start = network.bid_probabilities(x)
     targets = np.where(gain > config.sure, 1.0, np.where(gain < -config.sure, 0.0, start))
     targets = targets.astype(np.float32)
-    sure = np.abs(gain) > config.sure
-    judged = sure & (labels.games % _HELD_OUT == 0)
+    judged = labels.sure(config.sure) & (labels.games % _HELD_OUT == 0)
     if not judged.any():
         raise InvalidConfigError("no held-out game has a sure label: nothing to choose on")
     inputs = x * np.array(observation_scale(network.players), dtype=np.float32)

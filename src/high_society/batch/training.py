@@ -94,9 +94,13 @@ class Mlp:
         """A copy of ``network``'s layers to train on, its Adam moments at zero."""
         sizes = [network.inputs] + [w.shape[1] for w, _ in network.layers]
         mlp = cls(sizes, np.random.default_rng(0), 1.0)
-        mlp.weights = [w.copy() for w, _ in network.layers]
-        mlp.biases = [b.copy() for _, b in network.layers]
+        mlp.take_layers(network)
         return mlp
+
+    def take_layers(self, network: PolicyNetwork) -> None:
+        """Train on from copies of ``network``'s weights and biases instead of this one's."""
+        self.weights = [w.copy() for w, _ in network.layers]
+        self.biases = [b.copy() for _, b in network.layers]
 
     def network(self, players: int) -> PolicyNetwork:
         """A frozen copy, as a :class:`~high_society.learned.PolicyNetwork`."""
@@ -197,8 +201,7 @@ def train(
             raise InvalidConfigError(
                 f"the initial network is not a policy of {players} players and layers {shapes}"
             )
-        policy.weights = [w.copy() for w, _ in initial.layers]
-        policy.biases = [b.copy() for _, b in initial.layers]
+        policy.take_layers(initial)
     fixed = list(opponents)
     base = np.ones(len(fixed)) if weights is None else np.asarray(weights, np.float64)
     env = LearnerVectorEnv(

@@ -27,6 +27,7 @@ pytest.importorskip("numba")
 pytest.importorskip("gymnasium")
 
 from high_society import Phase
+from high_society.actions import Pass
 from high_society.batch import BatchError, GameBatch
 from high_society.batch.league import TRAINING_STYLES, training_pool
 from high_society.batch.learner import LearnerVectorEnv
@@ -52,6 +53,7 @@ from high_society.learned import (
 )
 from high_society.observation import observation_size
 from high_society.strangers import STRANGERS, StrangerBot
+from high_society.tournament import parse_entrant
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -172,6 +174,45 @@ def test_numpy_policies_in_the_batch_decide_as_the_reducers_bots(players: int) -
     for policy, bot in policies:
         ids = act_in_batch(policy, batch, everyone)
         assert [action_id(bot.choose(s)) for s in states] == ids.tolist()
+
+
+@pytest.mark.parametrize("name", ["careful", "keeper"])
+def test_a_stranger_counting_bids_bids_only_where_one_counting_hands_would(name: str) -> None:
+    # A seat's bid face up comes back to it unless it wins: counted, that seat is richer,
+    # so a style keeping a margin above the poorest seat bids less, never more.
+    # Beside three of it and the learned bot, where seats have bids face up below its price.
+    bots: list[AnyBot] = [LearnedBot(), *(StrangerBot(STRANGERS[name]) for _ in range(3))]
+    states = [
+        s.before
+        for seed in range(6)
+        for s in play(bots, seed=seed)
+        if s.before.phase in (Phase.AUCTION, Phase.DISCARD)
+    ]
+    batch = GameBatch.from_states(states)
+    everyone = np.ones(len(states), dtype=np.bool_)
+    hands, bids = STRANGERS[name], STRANGERS[name].counting(True)
+    plain, counted = act_in_batch(hands, batch, everyone), act_in_batch(bids, batch, everyone)
+    passes = np.array([action_id(Pass(s.turn)) for s in states])
+    assert ((counted == passes) | (counted == plain)).all()
+    assert ((counted == passes) & (plain != passes)).any()
+    assert hands.counting(False) == hands
+    # The reducer plays the variant as the batch does, named in a tournament.
+    bot = parse_entrant(f"high_society.strangers:{name},counts_bids=true").factory(0)
+    assert isinstance(bot, StrangerBot)
+    assert bot.style.counts_bids
+    assert [action_id(bot.choose(s)) for s in states] == counted.tolist()
+
+
+def test_counting_bids_is_refused_where_it_changes_nothing_or_is_no_bool() -> None:
+    assert roster_entry("keeper,counts_bids=true", 4)[1] == STRANGERS["keeper"].counting(True)
+    assert roster_entry("careful,counts_bids=False", 3)[1] == STRANGERS["careful"]
+    for bad in ("value_bidder,counts_bids=true", "keeper,counts_bids=yes", "keeper,counts_bids="):
+        with pytest.raises(InvalidConfigError, match="counts_bids"):
+            roster_entry(bad, 4)
+    with pytest.raises(InvalidConfigError, match="true or false, not 'true'"):
+        STRANGERS["keeper"].counting("true")  # type: ignore[arg-type]
+    with pytest.raises(InvalidConfigError, match="counts_bids"):
+        parse_entrant("high_society.strangers:noisy,counts_bids=true")
 
 
 def test_a_network_opponent_plays_in_the_env_as_the_learned_bot_in_a_tournament() -> None:

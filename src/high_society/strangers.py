@@ -23,8 +23,10 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
+from high_society._text import short_repr
 from high_society.actions import Action
 from high_society.cards import STANDARD
+from high_society.errors import InvalidConfigError
 from high_society.learned import reduced_choice
 from high_society.state import GameState
 
@@ -66,7 +68,9 @@ class Stranger:
     what it sees (the same in any order of games, in any process).
     It bids only while its money after the bid stays at least ``floor`` of its starting
     money, and (with ``margin`` not ``None``) more than ``margin`` above the money of the
-    poorest other seat. Its name says what it is.
+    poorest other seat: the money in that seat's hand, or with ``counts_bids`` its hand and
+    its bid face up on the table (which comes back to every seat but the auction's winner).
+    Every stranger of :data:`STRANGERS` counts hands only. Its name says what it is.
     """
 
     name: str
@@ -82,6 +86,7 @@ class Stranger:
     late: float = 1.0
     floor: float = 0.3
     margin: float | None = None
+    counts_bids: bool = False
     noise: float = 0.0
     seed: int = 0
     _key: npt.NDArray[np.int64] = attrs.field(init=False, eq=False, repr=False)
@@ -137,23 +142,48 @@ class Stranger:
             after >= self.floor * _START
         )
         if self.margin is not None:
-            chosen &= after > _poorest_other(observations) + self.margin
+            chosen &= after > _poorest_other(observations, self.counts_bids) + self.margin
         return chosen
 
-    def __call__(self, seed: int) -> "StrangerBot":
-        """A bot of this style for the reducer, its draws seeded with ``seed``."""
-        return StrangerBot(attrs.evolve(self, seed=seed))
+    def __call__(self, seed: int, counts_bids: bool | None = None) -> "StrangerBot":
+        """A bot of this style for the reducer, its draws seeded with ``seed``; with
+        ``counts_bids`` given, counting the other seats' bids or not
+        (``high_society.strangers:keeper,counts_bids=true`` in a tournament)."""
+        style = self if counts_bids is None else self.counting(counts_bids)
+        return StrangerBot(attrs.evolve(style, seed=seed))
+
+    def counting(self, counts_bids: bool) -> "Stranger":
+        """This style, counting the other seats' bids face up on the table as their money
+        or not (see the class).
+
+        Raises:
+            InvalidConfigError: ``counts_bids`` is not a bool, or the style has no
+                ``margin`` (the count changes nothing then).
+        """
+        if not isinstance(counts_bids, bool):
+            raise InvalidConfigError(
+                f"counts_bids must be true or false, not {short_repr(counts_bids)}"
+            )
+        if self.margin is None:
+            raise InvalidConfigError(
+                f"{self.name} keeps no margin above the poorest seat: counts_bids changes "
+                "nothing (careful and keeper keep one)"
+            )
+        return attrs.evolve(self, counts_bids=counts_bids)
 
 
-def _poorest_other(observations: F32) -> F32:
-    """``(k,)``: the least money among the other seats (R14: every hand is known)."""
+def _poorest_other(observations: F32, counts_bids: bool) -> F32:
+    """``(k,)``: the least money among the other seats, their hands and, with
+    ``counts_bids``, their bids face up (R14: every hand is known)."""
     block = 2 * _M + 16
+    width = 2 * _M if counts_bids else _M  # a seat's hand, then its cards face up
     players = (observations.shape[1] - _GLOBAL) // block
-    hands = [
-        observations[:, _GLOBAL + k * block : _GLOBAL + k * block + _M] @ _MONEY
+    money = np.tile(_MONEY, width // _M)
+    held = [
+        observations[:, _GLOBAL + k * block : _GLOBAL + k * block + width] @ money
         for k in range(1, players)
     ]
-    least: F32 = np.min(hands, axis=0)
+    least: F32 = np.min(held, axis=0)
     return least
 
 

@@ -58,8 +58,10 @@ def roster_entry(name: str, players: int, seed: int = 0) -> Entry:
     """The player ``name`` stands for, in games of ``players``: a compiled bot
     (``heuristic``, ``classic``, ``cautious``, ``pass``, ``random``, ``cheapest``; the
     first two take ``,boldness=X``), ``learned`` (the shipped network for ``players``), a
-    stranger of :data:`~high_society.strangers.STRANGERS`, the path of a saved network
-    (ending in ``.npz``), ``lookahead`` (:class:`~high_society.lookahead.LookaheadBot`), or
+    stranger of :data:`~high_society.strangers.STRANGERS` (``careful`` and ``keeper``
+    take ``,counts_bids=true``: :meth:`~high_society.strangers.Stranger.counting`), the
+    path of a saved network (ending in ``.npz``), ``lookahead``
+    (:class:`~high_society.lookahead.LookaheadBot`), or
     any other bot of the tournament's grammar that plays from the state (``search``,
     ``search@N``, ``MODULE:NAME``, with options: :func:`~high_society.tournament.parse_entrant`),
     played by the reducer. A network plays as the learned bot does, greedily (the more
@@ -82,8 +84,13 @@ def roster_entry(name: str, players: int, seed: int = 0) -> Entry:
             return name, Compiled(compiled, boldness)
         except (ValueError, BatchError):
             raise InvalidConfigError(f"bad boldness in {name!r}") from None
-    if name in STRANGERS:
-        return name, STRANGERS[name]
+    stranger, counting, counts = name.partition(",counts_bids=")
+    if stranger in STRANGERS:
+        if not counting:
+            return name, STRANGERS[name]
+        if counts.lower() not in ("true", "false"):
+            raise InvalidConfigError(f"counts_bids is true or false in {name!r}")
+        return name, STRANGERS[stranger].counting(counts.lower() == "true")
     path, sampled = name.removesuffix(",sampled"), name.endswith(",sampled")
     if path == "learned" or path.endswith(".npz"):
         network = shipped_network(players) if path == "learned" else load_network(path)

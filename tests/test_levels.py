@@ -178,9 +178,11 @@ def test_the_bots_page_lists_every_stranger_with_its_prices() -> None:
     assert rows["late_spender"].startswith("half prices")
     assert rows["late_spender"].endswith(f", {late.late:g} times after")
     assert STRANGERS["careful"].margin == 0.0
-    assert rows["careful"].endswith("never bids to become the poorest seat")
+    assert not STRANGERS["careful"].counts_bids
+    assert rows["careful"].endswith("never bids to become the poorest seat, counting hands only")
+    assert not STRANGERS["keeper"].counts_bids
     assert rows["keeper"].endswith(
-        f"keeps {STRANGERS['keeper'].margin:g} clear of the poorest other seat"
+        f"keeps {STRANGERS['keeper'].margin:g} clear of the poorest other seat's hand"
     )
     assert STRANGERS["noisy"].noise == 0.5
     assert rows["noisy"].startswith("a value bidder whose prices swing by half either way")

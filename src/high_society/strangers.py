@@ -221,11 +221,12 @@ dodger = Stranger("dodger", passe=10.0, faux_pas=8.0, scandale=12.0, scandale_ra
 late_spender = Stranger("late_spender", early=0.5, late=1.8, floor=0.15)
 #: A value bidder whose prices swing by half either way, at random.
 noisy = Stranger("noisy", noise=0.5)
-#: Moderate prices; never bids to become the poorest seat (R10), nor under a third of its money.
+#: Moderate prices; never bids to become the poorest seat (R10), the others' money counted
+#: in hand only, nor under a third of its money.
 careful = Stranger(
     "careful", luxury_rate=1.2, luxury_base=1.0, prestige_base=10.0, scandale=4.0, margin=0.0
 )
-#: Fair prices; keeps 8 clear of the poorest other seat.
+#: Fair prices; keeps 8 clear of the poorest other seat's hand.
 keeper = Stranger("keeper", floor=0.2, margin=8.0)
 
 #: Every stranger, by name.

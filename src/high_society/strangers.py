@@ -175,14 +175,15 @@ class Stranger:
 def _poorest_other(observations: F32, counts_bids: bool) -> F32:
     """``(k,)``: the least money among the other seats, their hands and, with
     ``counts_bids``, their bids face up (R14: every hand is known)."""
-    block = 2 * _M + 16
-    width = 2 * _M if counts_bids else _M  # a seat's hand, then its cards face up
+    block = 2 * _M + 16  # a seat's hand, its cards face up, its status cards
     players = (observations.shape[1] - _GLOBAL) // block
-    money = np.tile(_MONEY, width // _M)
-    held = [
-        observations[:, _GLOBAL + k * block : _GLOBAL + k * block + width] @ money
-        for k in range(1, players)
-    ]
+    held = []
+    for k in range(1, players):
+        start = _GLOBAL + k * block
+        money = observations[:, start : start + _M] @ _MONEY
+        if counts_bids:
+            money = money + observations[:, start + _M : start + 2 * _M] @ _MONEY
+        held.append(money)
     least: F32 = np.min(held, axis=0)
     return least
 

@@ -24,7 +24,7 @@ the network as prior, model of the others and rollout policy.
   other players (with three ``heuristic`` bots at the table it won about a tenth as often
   as the learned bot); the league's styles and the margin keep it where the network's
   training put it unless the search is sure.
-- **Bounded work**: a decision imagines at most ``8 * rollouts`` games (at most eight
+- **Bounded work**: a decision imagines at most ``10 * rollouts`` games (at most eight
   candidates in an auction, at most ten for a Faux Pas), played in lockstep, one matrix
   product per step for all of them; a game has at most
   :func:`~high_society.observation.max_game_length` decisions. The time a decision takes

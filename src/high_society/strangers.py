@@ -204,7 +204,7 @@ class StrangerBot:
         return reduced_choice(state, self.style.bids)
 
 
-#: Bids for what it likes at a fair price, keeps a third of its money.
+#: Bids for what it likes at a fair price, keeps 30% of its money.
 value_bidder = Stranger("value_bidder")
 #: Low prices, keeps half its money: a careful player that still buys.
 thrifty = Stranger(

@@ -20,7 +20,7 @@ from typing import Any
 
 from high_society import __version__
 
-__all__ = ["Figure", "Recorder", "machine", "table", "text", "versions", "write"]
+__all__ = ["Figure", "Recorder", "machine", "markdown", "table", "text", "versions", "write"]
 
 Figure = int | float | str | dict[str, Any]
 
@@ -28,6 +28,12 @@ Figure = int | float | str | dict[str, Any]
 def table(columns: Sequence[str], rows: Sequence[Sequence[int | float | str]]) -> dict[str, Any]:
     """A table figure: its column heads and its rows (cells formatted by the docs)."""
     return {"columns": list(columns), "rows": [list(row) for row in rows]}
+
+
+def markdown(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A table as the commands print it: Markdown, one line per row."""
+    lines = ["| " + " | ".join(columns) + " |", "|" + "---|" * len(columns)]
+    return "\n".join(lines + ["| " + " | ".join(row) + " |" for row in rows])
 
 
 def text(block: str) -> dict[str, Any]:

@@ -23,6 +23,7 @@ import argparse
 
 import numpy as np
 
+from benchmarks.figures import markdown
 from high_society.batch.ratings import play_tables, roster_entry
 from high_society.strangers import STRANGERS
 from high_society.tournament import wilson_interval
@@ -77,16 +78,9 @@ def main() -> None:
             f"({args.games:,} games each, seed {args.seed}); fair share {1 / players:.1%}\n"
         )
         rows, nobody = table(players, args.bots, args.games, args.seed, args.own)
-        _print_table(header, rows)
+        print(markdown(header, rows))
         print("\nThe same games, those nobody won (R10: every seat cast out)\n")
-        _print_table(header, nobody)
-
-
-def _print_table(header: list[str], rows: list[list[str]]) -> None:
-    print("| " + " | ".join(header) + " |")
-    print("|" + "---|" * len(header))
-    for row in rows:
-        print("| " + " | ".join(row) + " |")
+        print(markdown(header, nobody))
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ def main() -> None:
     parser.add_argument("--figures", metavar="PATH", help="also write the figures to PATH (JSON)")
     args = parser.parse_args()
     shown = [a for a in sys.argv[1:] if a != "--figures" and a != args.figures]
-    recorder = Recorder(args.figures, shlex.join(["python -m benchmarks.held_out", *shown]))
+    recorder = Recorder(args.figures, shlex.join(["python", "-m", "benchmarks.held_out", *shown]))
     header = ["bot", *(name for name in names if name in args.tables)]
     nobody_rows: list[list[str]] = []
     for players in args.players:

@@ -8,6 +8,7 @@ import os
 import re
 import sqlite3
 import stat
+import time
 from pathlib import Path
 from typing import Any
 
@@ -179,8 +180,8 @@ def _sqlite_connections(engine: Engine, busy_seconds: float) -> None:
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # the driver begins nothing itself
         cursor = dbapi_connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute(f"PRAGMA busy_timeout={int(busy_seconds * 1000)}")
+        _into_wal(cursor, busy_seconds)
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA synchronous=FULL")  # a commit survives a power cut too
         cursor.close()
@@ -189,6 +190,22 @@ def _sqlite_connections(engine: Engine, busy_seconds: float) -> None:
     def on_begin(conn: sa.engine.Connection) -> None:  # the schema's transaction
         write = conn.get_execution_options().get("hs_write", False)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+
+def _into_wal(cursor: sqlite3.Cursor, busy_seconds: float) -> None:
+    """Switch the database to write-ahead logging. Connections opening a new file at the
+    same moment (stores starting together) can make this pragma answer "database is
+    locked" at once, without the busy timeout's wait (SQLite refuses a lock that could
+    deadlock): it is asked again, for as long as the busy timeout would have waited."""
+    deadline = time.monotonic() + busy_seconds
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.01)
 
 
 def sqlite_files(path: Path) -> tuple[Path, Path, Path]:

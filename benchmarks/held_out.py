@@ -34,8 +34,7 @@ from high_society.tournament import Entrant, parse_entrant, tournament, wilson_i
 def random_outsider(seed: int | None = None) -> AnyBot:
     """An outsider of a style drawn from ``seed`` (each seat of each game its own draw)."""
     chosen = sorted(OUTSIDERS)[random.Random(seed).randrange(len(OUTSIDERS))]
-    bot: AnyBot = OUTSIDERS[chosen](seed)
-    return bot
+    return OUTSIDERS[chosen](seed)
 
 
 def columns() -> list[tuple[str, Entrant]]:

@@ -441,7 +441,7 @@ class Steady(_Player):
         return min(price, view.money - self.RESERVE)
 
 
-OUTSIDERS: dict[str, type] = {
+OUTSIDERS: dict[str, type[_Player]] = {
     "appraiser": Appraiser,
     "accountant": Accountant,
     "prestige": PrestigeHunter,

@@ -194,8 +194,8 @@ def _sqlite_connections(engine: Engine, busy_seconds: float) -> None:
 
 def _into_wal(cursor: sqlite3.Cursor, busy_seconds: float) -> None:
     """Switch the database to write-ahead logging. Connections opening a new file at the
-    same moment (stores starting together) can make this pragma answer "database is
-    locked" at once, without the busy timeout's wait (SQLite refuses a lock that could
+    same moment (stores starting together) can make this pragma answer SQLITE_BUSY ("database
+    is locked") at once, without the busy timeout's wait (SQLite refuses a lock that could
     deadlock): it is asked again, for as long as the busy timeout would have waited."""
     deadline = time.monotonic() + busy_seconds
     while True:
@@ -203,7 +203,7 @@ def _into_wal(cursor: sqlite3.Cursor, busy_seconds: float) -> None:
             cursor.execute("PRAGMA journal_mode=WAL")
             return
         except sqlite3.OperationalError as error:
-            if "locked" not in str(error) or time.monotonic() >= deadline:
+            if error.sqlite_errorcode != sqlite3.SQLITE_BUSY or time.monotonic() >= deadline:
                 raise
             time.sleep(0.01)
 

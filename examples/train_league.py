@@ -8,7 +8,11 @@ extras). For each player count, :func:`high_society.batch.training.train` trains
 pass-or-cheapest policy against the league of :func:`high_society.batch.league.training_pool`
 (the compiled bots from hoarders to spenders) and, from ``--snapshot-every`` updates on,
 frozen copies of itself; ``--extra PATH`` adds a saved network (a former learned bot) to
-the league. Every ``--eval-every`` updates it writes a line of the learning curve (CPU
+the league (``--extra-weight`` each), ``--watchers WEIGHT`` the league's thrifty
+:data:`~high_society.batch.league.WATCHERS` (that weight each, in training and among the
+styles of hardening rounds); ``--value-warmup N``
+trains only the value network for the first ``N`` updates (for a policy that starts from
+a trained one). Every ``--eval-every`` updates it writes a line of the learning curve (CPU
 time, games, the learner's win share while sampling) to ``--curve`` and saves the policy
 to ``DIR/learned-Np.npz``. ``--start PATH`` (or ``learned``, the shipped network) starts
 from a saved policy instead of anew. ``--harden ROUNDS`` then runs
@@ -62,6 +66,9 @@ def main() -> None:
     )
     parser.add_argument("--eval-every", type=int, default=10)
     parser.add_argument("--extra", action="append", default=[], help="a network to add")
+    parser.add_argument("--extra-weight", type=float, default=1.0, help="each --extra's weight")
+    parser.add_argument("--watchers", type=float, default=0.0, help="each watcher's weight (0)")
+    parser.add_argument("--value-warmup", type=int, default=0, metavar="UPDATES")
     parser.add_argument("--out-dir", default="src/high_society/data")
     parser.add_argument("--curve", default="learning-curve.csv")
     parser.add_argument("--start", help="a network to start from (or 'learned')")
@@ -93,6 +100,7 @@ def main() -> None:
         lr=args.lr,
         snapshot_every=args.snapshot_every,
         same_table=args.same_table,
+        value_warmup=args.value_warmup,
     )
     # Only a run that trains writes a curve: hardening or expert iteration alone (--updates 0
     # from --start) must not empty a curve file an earlier run left.
@@ -102,7 +110,7 @@ def main() -> None:
         curve.writerow(["players", "update", "cpu_minutes", "games", "win_share"])
         for players in args.players:
             extra = [n for n in map(load_network, args.extra) if n.players == players]
-            opponents, weights = training_pool(extra)
+            opponents, weights = training_pool(extra, args.extra_weight, args.watchers)
             out = Path(args.out_dir) / f"learned-{players}p.npz"
 
             def report(
@@ -150,6 +158,7 @@ def _harden(network: PolicyNetwork, args: argparse.Namespace, out: Path) -> None
         shares=RoundShares(*args.shares),
         first_round=args.first_round,
         sampled=args.sampled,
+        watchers=args.watchers,
     )
     hardening = attrs.evolve(hardening, bot=attrs.evolve(hardening.bot, lr=args.lr))
     found = tuple(n for n in map(load_network, args.response) if n.players == players)

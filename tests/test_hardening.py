@@ -12,7 +12,7 @@ pytest.importorskip("numba")
 pytest.importorskip("gymnasium")
 
 from high_society.batch.hardening import HardeningConfig, RoundShares, harden, round_pool
-from high_society.batch.league import TRAINING_STYLES
+from high_society.batch.league import TRAINING_STYLES, WATCHERS
 from high_society.batch.training import TrainingConfig, train
 from high_society.errors import InvalidConfigError
 from high_society.learned import PolicyNetwork, SampledPolicy, shipped_network
@@ -74,6 +74,8 @@ def test_it_runs_its_rounds_and_is_seeded(
     # A bot hardened as it plays sampled meets other tables than a greedy one.
     sampled = harden(start, seed=5, config=attrs.evolve(_CONFIG, sampled=True))
     assert not _same(sampled, bot)
+    # Watchers among the styles make another mix, so another bot.
+    assert not _same(harden(start, seed=5, config=attrs.evolve(_CONFIG, watchers=50.0)), bot)
 
 
 def test_a_continued_run_gives_the_weights_a_single_run_would(
@@ -124,6 +126,14 @@ def test_the_round_pool_gives_each_kind_its_share(start: PolicyNetwork) -> None:
     assert alone == pytest.approx([0.0] * styles + [1.0, 0.0])
     with pytest.raises(InvalidConfigError, match="at least one best response"):
         round_pool([], target, RoundShares())
+    # The watchers join the styles' share, beside them by their weight; the rest is as before.
+    watched, watched_weights = round_pool(responses, target, RoundShares(0.5, 0.2, 0.3), 2.0)
+    every = styles + len(WATCHERS)
+    assert watched[:every] == [*opponents[:styles], *WATCHERS]
+    assert sum(watched_weights[:every]) == pytest.approx(0.2)
+    total = sum(w for _, w in TRAINING_STYLES) + 2.0 * len(WATCHERS)
+    assert watched_weights[styles] == pytest.approx(0.2 * 2.0 / total)
+    assert watched_weights[every:] == pytest.approx(weights[styles:])
 
 
 @pytest.mark.parametrize(
@@ -138,6 +148,7 @@ def test_the_round_pool_gives_each_kind_its_share(start: PolicyNetwork) -> None:
         ),
         (lambda: HardeningConfig(first_round=0), "first_round"),
         (lambda: HardeningConfig(sampled=1), "sampled must be a bool"),  # type: ignore[arg-type]
+        (lambda: HardeningConfig(watchers=-1.0), "watchers must be a number >= 0"),
         (
             lambda: HardeningConfig(bot="fast"),  # type: ignore[arg-type]
             "bot",

@@ -26,10 +26,10 @@ from hypothesis import strategies as st
 pytest.importorskip("numba")
 pytest.importorskip("gymnasium")
 
-from high_society import Phase
-from high_society.actions import Pass
+from high_society import Phase, StatusCard
+from high_society.actions import Action, Pass
 from high_society.batch import BatchError, GameBatch
-from high_society.batch.league import TRAINING_STYLES, training_pool
+from high_society.batch.league import TRAINING_STYLES, WATCHERS, Watcher, training_pool
 from high_society.batch.learner import LearnerVectorEnv
 from high_society.batch.policies import BatchPolicy, Compiled, act_in_batch
 from high_society.batch.ratings import cross_play, play_tables, rate, roster_entry
@@ -48,10 +48,13 @@ from high_society.learned import (
     LearnedBot,
     PolicyNetwork,
     SampledPolicy,
+    load_network,
+    reduced_choice,
     save_network,
     shipped_network,
 )
 from high_society.observation import observation_size
+from high_society.state import GameState
 from high_society.strangers import STRANGERS, StrangerBot
 from high_society.tournament import parse_entrant
 
@@ -201,6 +204,69 @@ def test_a_stranger_counting_bids_bids_only_where_one_counting_hands_would(name:
     assert isinstance(bot, StrangerBot)
     assert bot.style.counts_bids
     assert [action_id(bot.choose(s)) for s in states] == counted.tolist()
+
+
+@attrs.frozen
+class _WatcherBot:
+    style: Watcher
+
+    def choose(self, state: GameState) -> Action:
+        return reduced_choice(state, self.style.bids)
+
+
+def _watcher_reading(style: Watcher, state: GameState) -> bool:
+    """A watcher's rule read on the state, a card and a seat at a time (the reference)."""
+    seat = state.players[state.turn]
+    money = [sum(p.hand) + sum(p.table) for p in state.players]  # R14: every hand is known
+    total = state.highest_bid + 1
+    luxury = [c.luxury_value for c in seat.status_cards if c.is_luxury]
+    card = state.auction
+    assert card is not None
+    if card.is_luxury:
+        worth = float(card.luxury_value)
+    else:
+        worth = {
+            StatusCard.PRESTIGE: max(sum(luxury), 8),
+            StatusCard.FAUX_PAS: min(luxury, default=3),
+            StatusCard.PASSE: 5,
+            StatusCard.SCANDALE: 4 + sum(luxury) / 2,
+        }[card]
+    poorest = min(m for i, m in enumerate(money) if i != state.turn)
+    return total <= style.rate * worth and money[state.turn] - total >= poorest + style.margin
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_watcher_bids_where_its_rule_read_on_the_state_says(players: int) -> None:
+    # The league's thrifty styles are a second reading of a rule, so a scalar reading of it
+    # on the state decides every choice first; the batch must agree on each. Played beside
+    # a spender (the heuristic bot at twice its prices), so that money, bids and cards vary.
+    bots: list[AnyBot] = [HeuristicBot(seed, boldness=2.0) for seed in range(players - 1)]
+    states = [
+        s.before
+        for seed in range(8)
+        for s in play([*bots, _WatcherBot(WATCHERS[4])], seed=seed)
+        if s.before.phase is Phase.AUCTION
+    ]
+    batch = GameBatch.from_states(states)
+    everyone = np.ones(len(states), dtype=np.bool_)
+    cheapest = batch.policy_actions("cheapest")
+    choosing = [i for i, s in enumerate(states) if cheapest[i] != 0]
+    for style in (*WATCHERS, Watcher(3.0, -30.0)):
+        ids = act_in_batch(style, batch, everyone)
+        expected = [_watcher_reading(style, states[i]) for i in choosing]
+        assert [bool(ids[i] == cheapest[i]) for i in choosing] == expected, style
+    both = {_watcher_reading(style, states[i]) for style in WATCHERS for i in choosing}
+    assert both == {True, False}
+
+
+def test_the_watchers_join_the_league_only_when_asked() -> None:
+    plain, weights = training_pool(["classic"], 2.0)
+    assert plain[-1] == "classic"
+    assert weights[-1] == 2.0
+    watched, watched_weights = training_pool(["classic"], 2.0, watchers=1.5)
+    assert watched == [*plain, *WATCHERS]
+    assert watched_weights == [*weights, *[1.5] * len(WATCHERS)]
+    assert len(set(WATCHERS)) == 9
 
 
 def test_counting_bids_is_refused_where_it_changes_nothing_or_is_no_bool() -> None:
@@ -452,3 +518,28 @@ def test_a_run_that_trains_nothing_leaves_an_earlier_curve_alone(tmp_path: Path)
     subprocess.run([sys.executable, str(script), *args], check=True, capture_output=True)
     assert curve.read_text() == "players,update\n4,600\n"
     assert (tmp_path / "learned-3p.npz").is_file()
+
+
+def test_the_training_script_seats_the_watchers_when_asked(tmp_path: Path) -> None:
+    # `--watchers WEIGHT` must reach the league: the same tiny run with and without them
+    # meets other opponents, so it learns other weights; with them twice, the same ones.
+    script = Path(__file__).parents[1] / "examples" / "train_league.py"
+    tiny = ["--players", "3", "--updates", "2", "--games", "16", "--steps", "4"]
+    tiny += ["--hidden", "8", "--snapshot-every", "0", "--same-table", "1"]
+
+    def trained(name: str, *extra: str) -> PolicyNetwork:
+        out = tmp_path / name
+        args = [*tiny, *extra, "--out-dir", str(out), "--curve", str(out / "curve.csv")]
+        out.mkdir()
+        subprocess.run([sys.executable, str(script), *args], check=True, capture_output=True)
+        return load_network(out / "learned-3p.npz")
+
+    plain, watched = trained("plain"), trained("watched", "--watchers", "50")
+    again = trained("again", "--watchers", "50")
+
+    def same(a: PolicyNetwork, b: PolicyNetwork) -> bool:
+        pairs = zip(a.layers, b.layers, strict=True)
+        return all(np.array_equal(x, y) for la, lb in pairs for x, y in zip(la, lb, strict=True))
+
+    assert same(watched, again)
+    assert not same(plain, watched)

@@ -9,7 +9,8 @@ it can, as OpenSpiel's PSRO grows a population with best-response oracles: each 
    with ``HardeningConfig.sampled``);
 2. freezes it into the league, beside the best responses of the rounds before;
 3. trains the bot on from its current weights against a mix of those best responses,
-   the league's compiled styles (:data:`~high_society.batch.league.TRAINING_STYLES`),
+   the league's compiled styles (:data:`~high_society.batch.league.TRAINING_STYLES`, and
+   its :data:`~high_society.batch.league.WATCHERS` with ``HardeningConfig.watchers``),
    the bot as it was when the round began and, as it learns, snapshots of itself.
 
 Each seat of each training game is drawn from the mix by :class:`RoundShares`, so a best
@@ -25,7 +26,7 @@ from typing import TypeVar
 import attrs
 
 from high_society._text import short_repr
-from high_society.batch.league import TRAINING_STYLES
+from high_society.batch.league import training_pool
 from high_society.batch.policies import Opponent
 from high_society.batch.training import TrainingConfig, train
 from high_society.errors import InvalidConfigError
@@ -106,10 +107,14 @@ class HardeningConfig:
             a run with the best responses it found.
         sampled: the bot plays sampled against its best response and in the mix (its
             draws keyed by the round's seed), not greedily.
+        watchers: the weight of each of the league's
+            :data:`~high_society.batch.league.WATCHERS` beside the compiled styles' (as
+            ``training_pool(watchers=...)`` weighs them); 0, none.
 
     Raises:
         InvalidConfigError: ``rounds``, ``response_updates`` or ``bot_updates`` not an
-            int >= 1, ``first_round`` not an int >= 1, or a setting of another type.
+            int >= 1, ``first_round`` not an int >= 1, ``watchers`` not a number >= 0,
+            or a setting of another type.
     """
 
     rounds: int = attrs.field(default=4, validator=_count(1))
@@ -127,6 +132,7 @@ class HardeningConfig:
     shares: RoundShares = attrs.field(factory=RoundShares, validator=_instance(RoundShares))
     first_round: int = attrs.field(default=1, validator=_count(1))
     sampled: bool = attrs.field(default=False, validator=_instance(bool))
+    watchers: float = attrs.field(default=0.0, validator=_share)
 
 
 #: Called after each round with the round (from 1), its best response and the new bot.
@@ -177,7 +183,7 @@ def harden(
             config=config.response,
         )
         found.append(response)
-        opponents, weights = round_pool(found, target, config.shares)
+        opponents, weights = round_pool(found, target, config.shares, config.watchers)
         bot = train(
             players,
             opponents,
@@ -193,12 +199,17 @@ def harden(
 
 
 def round_pool(
-    responses: Sequence[PolicyNetwork], bot: PolicyNetwork | SampledPolicy, shares: RoundShares
+    responses: Sequence[PolicyNetwork],
+    bot: PolicyNetwork | SampledPolicy,
+    shares: RoundShares,
+    watchers: float = 0.0,
 ) -> tuple[list[Opponent], list[float]]:
     """The opponents the bot retrains against in a round, with their weights (of a
-    seat's draw, summing to 1): the league's compiled styles (``shares.styles``, split by
-    their own weights), the best ``responses`` (``shares.responses``, equally; played
-    greedily) and ``bot``, the bot as the round began (``shares.bot``).
+    seat's draw, summing to 1): the league's fixed opponents of
+    :func:`~high_society.batch.league.training_pool` (the compiled styles, and the
+    watchers at weight ``watchers`` each; together ``shares.styles``, split by their own
+    weights), the best ``responses`` (``shares.responses``, equally; played greedily) and
+    ``bot``, the bot as the round began (``shares.bot``).
 
     Raises:
         InvalidConfigError: no responses.
@@ -206,9 +217,9 @@ def round_pool(
     if not responses:
         raise InvalidConfigError("a round's pool needs at least one best response")
     total = shares.responses + shares.styles + shares.bot
-    styles = sum(weight for _, weight in TRAINING_STYLES)
-    opponents: list[Opponent] = [style for style, _ in TRAINING_STYLES]
-    weights = [shares.styles / total * weight / styles for _, weight in TRAINING_STYLES]
+    opponents, style_weights = training_pool(watchers=watchers)
+    styles = sum(style_weights)
+    weights = [shares.styles / total * weight / styles for weight in style_weights]
     opponents += [*responses, bot]
     weights += [shares.responses / total / len(responses)] * len(responses)
     weights.append(shares.bot / total)

@@ -259,6 +259,25 @@ def test_a_watcher_bids_where_its_rule_read_on_the_state_says(players: int) -> N
     assert both == {True, False}
 
 
+@pytest.mark.parametrize(
+    ("rate", "margin", "message"),
+    [
+        (0.0, 0.0, "rate must be a finite number above 0, not 0.0"),
+        (-1, 0.0, "rate must be a finite number above 0"),
+        (float("inf"), 0.0, "rate must be"),
+        ("1", 0.0, "rate must be"),
+        (True, 0.0, "rate must be"),
+        (1.0, float("nan"), "margin must be a finite number, not nan"),
+        (1.0, None, "margin must be"),
+    ],
+)
+def test_a_watcher_of_a_bad_rate_or_margin_is_a_batch_error(
+    rate: object, margin: object, message: str
+) -> None:
+    with pytest.raises(BatchError, match=message):
+        Watcher(rate, margin)  # type: ignore[arg-type]
+
+
 def test_the_watchers_join_the_league_only_when_asked() -> None:
     plain, weights = training_pool(["classic"], 2.0)
     assert plain[-1] == "classic"

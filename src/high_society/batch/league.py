@@ -11,12 +11,15 @@ saw, live apart in :mod:`high_society.strangers`, which nothing here imports
 (``tests/test_league.py`` checks it), and in the benchmarks' outsiders.
 """
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
+from high_society._text import short_repr
+from high_society.batch._engine import BatchError
 from high_society.batch.policies import Compiled, Opponent
 from high_society.cards import STANDARD
 from high_society.observation import GLOBAL_SIZE, NUM_KINDS
@@ -45,6 +48,25 @@ _LUXURY = np.arange(1, 11, dtype=np.float32)
 _PRESTIGE, _FAUX_PAS, _PASSE = 10, 11, 12  # kinds in StatusCard order; 13 is Scandale
 
 
+def _finite(*, above_zero: bool) -> Callable[[object, "attrs.Attribute[float]", float], None]:
+    """A validator: a finite number (above 0 when ``above_zero``), else a ``BatchError``."""
+
+    def check(instance: object, attribute: "attrs.Attribute[float]", value: object) -> None:
+        del instance
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not math.isfinite(value)
+            or (above_zero and value <= 0)
+        ):
+            wanted = "a finite number above 0" if above_zero else "a finite number"
+            raise BatchError(
+                f"a watcher's {attribute.name} must be {wanted}, not {short_repr(value)}"
+            )
+
+    return check
+
+
 @attrs.frozen
 class Watcher:
     """A thrifty style that watches the poorest seat (a
@@ -59,10 +81,13 @@ class Watcher:
       ``margin`` above the least money of another seat (hand and bid face up). With
       ``margin >= 0`` it never bids first while every seat's money is level: at a table of
       them alone nobody pays and nobody wins (R10).
+
+    Raises:
+        BatchError: ``rate`` not a finite number above 0, or ``margin`` not a finite number.
     """
 
-    rate: float
-    margin: float
+    rate: float = attrs.field(validator=_finite(above_zero=True))
+    margin: float = attrs.field(validator=_finite(above_zero=False))
 
     def bids(self, observations: npt.NDArray[np.float32]) -> npt.NDArray[np.bool_]:
         """``(k,)``: whether to make the cheapest bid, for raw observations of seats that
